@@ -1,0 +1,84 @@
+"""Reference opponents, played in-process: ``builtin:NAME`` on the command line.
+
+Each is a plain :class:`sdk.Bot`; they are fast, deterministic given their seed,
+and handle every variant (bids included).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from sdk.actions import Action, BidAction, CallAction, CheckAction, FoldAction, RaiseAction
+from sdk.bot import Bot
+from sdk.states import GameState, RoundState
+
+__all__ = ["BUILTIN_BOTS", "CheckCallBot", "RaiseBot", "RandomBot", "make_builtin"]
+
+
+class CheckCallBot(Bot):
+    """Checks when it can, calls otherwise, bids nothing: the calling station."""
+
+    def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
+        """Check, else call; bid 0 in an auction."""
+        legal = round_state.legal_actions()
+        if BidAction in legal:
+            return BidAction(0)
+        return CheckAction() if CheckAction in legal else CallAction()
+
+
+class RandomBot(Bot):
+    """Picks a legal action type uniformly, then a uniform legal amount.
+
+    Folds only when facing a bet, like the MIT reference random bot.
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
+        """A uniformly random legal action."""
+        rng = self.rng
+        legal = round_state.legal_actions()
+        if BidAction in legal:
+            low, high = round_state.bid_bounds()
+            return BidAction(rng.randint(low, high))
+        kind = rng.choice(sorted(legal, key=lambda cls: cls.__name__))
+        if kind is RaiseAction:
+            low, high = round_state.raise_bounds()
+            return RaiseAction(rng.randint(low, high))
+        if kind is FoldAction:
+            return FoldAction()
+        return CallAction() if kind is CallAction else CheckAction()
+
+
+class RaiseBot(Bot):
+    """Raises the minimum whenever it may, otherwise calls or checks; bids a tenth of its stack."""
+
+    def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
+        """A min-raise when legal, else check or call."""
+        legal = round_state.legal_actions()
+        if BidAction in legal:
+            return BidAction(round_state.bid_bounds()[1] // 10)
+        if RaiseAction in legal:
+            return RaiseAction(round_state.raise_bounds()[0])
+        return CheckAction() if CheckAction in legal else CallAction()
+
+
+BUILTIN_BOTS: dict[str, Callable[[int], Bot]] = {
+    "checkcall": lambda seed: CheckCallBot(),
+    "random": lambda seed: RandomBot(seed),
+    "raise": lambda seed: RaiseBot(),
+}
+
+
+def make_builtin(name: str, seed: int) -> Bot:
+    """A new built-in bot called ``name`` (one of :data:`BUILTIN_BOTS`)."""
+    try:
+        factory = BUILTIN_BOTS[name]
+    except KeyError:
+        raise ValueError(
+            f"There is no built-in bot called {name!r}; "
+            f"choose one of: {', '.join('builtin:' + n for n in BUILTIN_BOTS)}."
+        ) from None
+    return factory(seed)

@@ -1,0 +1,97 @@
+"""Deterministic dealing: every card of a hand comes from (match seed, hand number).
+
+A hand's cards are drawn before any action, so they do not depend on what the
+bots do, and the same seed deals the same cards to the same seats: playing a
+seed twice with the players' seats exchanged is a duplicate match.
+
+Cards are dealt by *seat* (seat 0 = dealer); bounties belong to player *slots*
+(the first and second player of a match), so in the second half of a duplicate
+match each bot inherits the bounties its opponent had.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+import eval7
+
+from sdk.rules import RANKS, SUITS, Rules
+
+__all__ = ["Deal", "bounty_ranks", "deal_hand", "showdown_winner"]
+
+DECK: tuple[str, ...] = tuple(rank + suit for rank in RANKS for suit in SUITS)
+_EVAL_CARDS = {card: eval7.Card(card) for card in DECK}
+
+Cards = tuple[str, ...]
+# Replacement card per hole card (None = kept) for one seat on one swap street.
+SwapPlan = tuple[str | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Everything random in one hand, fixed before the first action."""
+
+    holes: tuple[Cards, Cards]
+    """Hole cards per seat."""
+    board: Cards
+    """The five board cards, in dealing order."""
+    swaps: tuple[tuple[SwapPlan, SwapPlan], ...] = ()
+    """Swap Hold'em: for the flop and the turn, per seat, the replacement of each hole card."""
+    auction_cards: Cards = ()
+    """Auction Hold'em: the third hole card each seat receives if it wins (or ties) the auction."""
+
+
+def _rng(seed: int, *labels: object) -> random.Random:
+    # String seeds go through SHA-512 inside random.Random: stable across runs,
+    # platforms and Python versions, and unaffected by PYTHONHASHSEED.
+    return random.Random(":".join(["pokerbots", str(seed), *map(str, labels)]))
+
+
+def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
+    """The cards of hand number ``hand`` (from 1) of a match played with ``seed``."""
+    rng = _rng(seed, hand)
+    swap = rules.swap
+    needed = 9 + (8 if swap is not None else 0) + (2 if rules.auction else 0)
+    cards = rng.sample(DECK, needed)
+    holes = ((cards[0], cards[1]), (cards[2], cards[3]))
+    board = tuple(cards[4:9])
+    swaps: tuple[tuple[SwapPlan, SwapPlan], ...] = ()
+    auction_cards: Cards = ()
+    next_card = 9
+    if swap is not None:
+        plans = []
+        for probability in (swap.flop, swap.turn):
+            seats = []
+            for _seat in range(2):
+                seats.append(
+                    tuple(
+                        cards[next_card + i] if rng.random() < probability else None
+                        for i in range(2)
+                    )
+                )
+                next_card += 2
+            plans.append((seats[0], seats[1]))
+        swaps = tuple(plans)
+    if rules.auction:
+        auction_cards = (cards[next_card], cards[next_card + 1])
+    return Deal(holes, board, swaps, auction_cards)
+
+
+@lru_cache(maxsize=64)
+def bounty_ranks(seed: int, period: int) -> tuple[str, str]:
+    """The bounty ranks of the two player slots for bounty period ``period`` (from 0)."""
+    rng = _rng(seed, "bounty", period)
+    return (rng.choice(RANKS), rng.choice(RANKS))
+
+
+def showdown_winner(hands: tuple[Cards, Cards], board: Cards) -> int | None:
+    """The seat with the better best-five hand (board plus 2 or 3 hole cards), or None for a tie."""
+    table = _EVAL_CARDS
+    common = [table[card] for card in board]
+    score0 = eval7.evaluate(common + [table[card] for card in hands[0]])
+    score1 = eval7.evaluate(common + [table[card] for card in hands[1]])
+    if score0 == score1:
+        return None
+    return 0 if score0 > score1 else 1

@@ -1,0 +1,42 @@
+"""What can go wrong with a bot, recorded with its kind and the hand it happened in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+__all__ = ["Fault", "FaultKind"]
+
+
+class FaultKind(str, Enum):
+    """The kinds of fault a runner records (see ``docs/runner-outputs.md``)."""
+
+    TIMEOUT = "timeout"
+    """A reply came later than the per-reply timeout, or the game clock ran out."""
+    CRASH = "crash"
+    """The bot's process ended during the match (exit code or signal recorded)."""
+    DISCONNECTED = "disconnected"
+    """The bot closed its connection while its process kept running."""
+    MISFORMATTED = "misformatted"
+    """A reply that is not an action (or an extra, unrequested line)."""
+    ILLEGAL = "illegal"
+    """A well-formed action that is not legal at that point (type or amount)."""
+    BUILD_FAILED = "build_failed"
+    """The build command failed or timed out; the bot did not play."""
+    NEVER_CONNECTED = "never_connected"
+    """The bot did not connect within the connect timeout."""
+    OUTPUT_TRUNCATED = "output_truncated"
+    """The bot wrote more output than the log limit; the rest was counted, not kept."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """One fault: its kind, the hand (0 = before the first hand), and a plain-words detail."""
+
+    kind: FaultKind
+    hand: int
+    detail: str
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready form."""
+        return {"kind": self.kind.value, "hand": self.hand, "detail": self.detail}

@@ -1,0 +1,378 @@
+"""The reference engine: plays the hands of a match between two seats.
+
+For every hand the dealer fixes the cards from (seed, hand number); the engine
+then steps the SDK's :class:`~sdk.states.RoundState` (the same state machine a
+bot's client steps), asks the seat to act for each decision, and settles the
+hand with the SDK's payoff rules.  Messages follow the MIT protocol: each
+player receives the history since its last message, when it must answer.
+
+Two things the protocol does not need are skipped: a decision with only one
+legal move (a check when someone is all-in, a bid of 0 with an empty stack) is
+played without a round trip, its clauses riding along with the next message;
+and end-of-hand acknowledgements are not waited for, the next hand starting
+while they travel (each reply is still timed from when the bot could start
+on it).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from sdk.actions import HIDDEN_BID, Action, BidAction, CheckAction
+from sdk.protocol import (
+    AuctionResult,
+    Board,
+    BountyHits,
+    BountyRank,
+    Clause,
+    Clock,
+    Delta,
+    HoleCards,
+    OpponentHand,
+    Position,
+    UpdatedHand,
+)
+from sdk.rules import Rules
+from sdk.states import RoundState, TerminalState
+
+from .dealer import Deal, bounty_ranks, deal_hand, showdown_winner
+from .faults import Fault, FaultKind
+from .records import (
+    ActionEvent,
+    AuctionEvent,
+    FaultEvent,
+    HandRecord,
+    MatchResult,
+    PlayerResult,
+    StreetEvent,
+    SwapEvent,
+)
+from .seats import Reply, Seat
+
+__all__ = ["Match", "MatchSettings"]
+
+#: How many fault details a player result keeps (the counts are always complete).
+MAX_FAULT_DETAILS = 50
+
+_CHECK = CheckAction()
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSettings:
+    """The engine's own parameters (the game's are in :class:`sdk.rules.Rules`)."""
+
+    reply_timeout: float = 10.0
+    """Seconds a single reply may take before it is a timeout (the MIT engine's hidden 10 s)."""
+    enforce_clock: bool = True
+    """Charge reply times to the game clock and stop asking a bot whose clock ran out."""
+
+
+@dataclass(slots=True)
+class _Player:
+    """A player's running state during the match."""
+
+    slot: int
+    """0 for the first player of the match (the dealer in odd hands), 1 for the second."""
+    seat: Seat
+    clock: float
+    result: PlayerResult
+    out_of_time: bool = False
+    hand_faults: list[tuple[int, Fault]] = field(default_factory=list)
+
+    @property
+    def reachable(self) -> bool:
+        return not self.out_of_time and self.seat.alive
+
+
+HandObserver = Callable[[HandRecord], None]
+
+
+class Match:
+    """A heads-up match between two seats; the first seat is the dealer in hand 1."""
+
+    def __init__(
+        self,
+        seats: Sequence[Seat],
+        rules: Rules,
+        seed: int,
+        settings: MatchSettings = MatchSettings(),
+        on_hand: HandObserver | None = None,
+    ) -> None:
+        if len(seats) != 2:
+            raise ValueError(f"A match needs exactly two seats, not {len(seats)}.")
+        self.rules = rules
+        self.seed = seed
+        self.settings = settings
+        self.on_hand = on_hand
+        self.players = tuple(
+            _Player(slot, seat, rules.game_clock, PlayerResult(seat.name))
+            for slot, seat in enumerate(seats)
+        )
+        self.hands_played = 0
+        self._stopped = False
+
+    # -- the match ---------------------------------------------------------
+
+    def play(self, rounds: int | None = None) -> MatchResult:
+        """Play ``rounds`` hands (default: the rules' ``num_rounds``) and end the match."""
+        start = time.perf_counter()
+        total = self.rules.num_rounds if rounds is None else rounds
+        try:
+            for number in range(self.hands_played + 1, total + 1):
+                if self._stopped:
+                    break
+                self.play_hand(number)
+        finally:
+            self.finish()
+        return self.result(time.perf_counter() - start)
+
+    def stop(self) -> None:
+        """Ask :meth:`play` to end after the current hand (for Ctrl-C handling)."""
+        self._stopped = True
+
+    def result(self, wall_seconds: float = 0.0) -> MatchResult:
+        """The result so far."""
+        first, second = (player.result for player in self.players)
+        interrupted = self.hands_played < self.rules.num_rounds and self._stopped
+        return MatchResult(
+            self.rules, self.seed, self.hands_played, (first, second), interrupted, wall_seconds
+        )
+
+    def finish(self) -> None:
+        """Collect outstanding replies, then send ``Q`` to every bot still there."""
+        for player in self.players:
+            while player.seat.outstanding and player.reachable:
+                self._receive(player)
+            self._flush_faults(player, None)
+        for player in self.players:
+            if player.seat.alive:
+                player.seat.quit()
+
+    # -- one hand ----------------------------------------------------------
+
+    def play_hand(self, number: int) -> HandRecord:
+        """Play hand ``number`` (from 1) and return its record."""
+        rules = self.rules
+        deal = deal_hand(rules, self.seed, number)
+        # The first player is the dealer (seat 0) in odd hands.
+        by_seat = self.players if number % 2 == 1 else (self.players[1], self.players[0])
+        bounties: tuple[str | None, str | None] = (None, None)
+        if rules.bounty is not None:
+            slot_ranks = bounty_ranks(self.seed, (number - 1) // rules.bounty.period)
+            bounties = slot_ranks if number % 2 == 1 else (slot_ranks[1], slot_ranks[0])
+        record = HandRecord(
+            number,
+            (by_seat[0].result.name, by_seat[1].result.name),
+            (by_seat[0].result.bankroll, by_seat[1].result.bankroll),
+            deal.holes,
+            bounties,
+        )
+        pending: tuple[list[Clause], list[Clause]] = (
+            [Position(0), HoleCards(deal.holes[0])],
+            [Position(1), HoleCards(deal.holes[1])],
+        )
+        if rules.bounty is not None:
+            pending[0].append(BountyRank(bounties[0] or ""))
+            pending[1].append(BountyRank(bounties[1] or ""))
+        state: RoundState | TerminalState = RoundState.new_hand(rules, deal.holes, bounties)
+        events = record.events
+        while isinstance(state, RoundState):
+            active = state.button % 2
+            action, forced = self._decide(by_seat[active], state, pending[active], number)
+            events.append(ActionEvent(active, action, state, forced))
+            before = state
+            state = state.proceed(action)
+            if isinstance(action, BidAction) and before.bids[1 - active] is None:
+                # A sealed bid: the opponent learns that a bid was made, not its amount.
+                pending[active].append(action)
+                pending[1 - active].append(BidAction(HIDDEN_BID))
+            else:
+                pending[0].append(action)
+                pending[1].append(action)
+            if isinstance(state, RoundState):
+                if before.auction and not state.auction:
+                    state = self._resolve_auction(state, deal, pending, record)
+                if state.street != before.street:
+                    state = self._deal_street(state, deal, pending, record)
+        self._settle(state, record, by_seat, pending)
+        self.hands_played = number
+        if self.on_hand is not None:
+            self.on_hand(record)
+        return record
+
+    def _decide(
+        self, player: _Player, state: RoundState, pending: list[Clause], hand: int
+    ) -> tuple[Action, bool]:
+        legal = state.legal_actions()
+        if len(legal) == 1 and (
+            CheckAction in legal or (BidAction in legal and state.bid_bounds()[1] == 0)
+        ):
+            # The only legal move: play it without a round trip; the history
+            # travels with this player's next message.
+            return (_CHECK if CheckAction in legal else BidAction(0)), True
+        if not player.reachable:
+            pending.clear()
+            return state.default_action(), True
+        player.seat.send([Clock(max(player.clock, 0.0)), *pending], hand, ack=False)
+        pending.clear()
+        reply = self._receive(player)
+        player.result.decisions += 1
+        if reply.action is None:
+            return state.default_action(), True
+        if not state.is_legal(reply.action):
+            self._fault(
+                player, FaultKind.ILLEGAL, hand,
+                f"attempted illegal {_describe(reply.action, state)}",
+            )
+            return state.default_action(), True
+        return reply.action, False
+
+    def _receive(self, player: _Player) -> Reply:
+        """The next reply of ``player``, charged to its clock; end-of-hand acks are checked here."""
+        while True:
+            budget = self.settings.reply_timeout
+            if self.settings.enforce_clock:
+                budget = min(budget, max(player.clock, 0.0))
+            reply = player.seat.receive(budget)
+            player.result.time_used += reply.elapsed
+            if self.settings.enforce_clock:
+                player.clock -= reply.elapsed
+            if reply.fault is not None:
+                self._fault(player, reply.fault, reply.hand, reply.detail)
+            elif self.settings.enforce_clock and player.clock <= 0.0:
+                self._fault(player, FaultKind.TIMEOUT, reply.hand, "ran out of time")
+                reply = Reply(reply.hand, None, reply.elapsed, reply.is_ack, reply.text)
+            if player.clock <= 0.0 and self.settings.enforce_clock:
+                player.out_of_time = True
+            if reply.is_ack:
+                if reply.action is not None and reply.action != _CHECK:
+                    self._fault(
+                        player, FaultKind.ILLEGAL, reply.hand,
+                        f"answered the end of the hand with {reply.text or reply.action!r}, not K",
+                    )
+                if player.seat.outstanding and player.reachable:
+                    continue
+            return reply
+
+    def _deal_street(
+        self,
+        state: RoundState,
+        deal: Deal,
+        pending: tuple[list[Clause], list[Clause]],
+        record: HandRecord,
+    ) -> RoundState:
+        board = deal.board[: state.street]
+        state = state.with_board(board)
+        clause = Board(board)
+        pending[0].append(clause)
+        pending[1].append(clause)
+        record.events.append(StreetEvent(state.street, board, state.contributions, state.stacks))
+        if deal.swaps and state.street in (3, 4):
+            plan = deal.swaps[0 if state.street == 3 else 1]
+            for seat in (0, 1):
+                old = state.hands[seat]
+                new = tuple(
+                    card if swap is None else swap for card, swap in zip(old, plan[seat])
+                )
+                if new != old:
+                    state = state.with_hand(seat, new)
+                    record.events.append(SwapEvent(seat, old, new))
+                pending[seat].append(UpdatedHand(new))
+        return state
+
+    def _resolve_auction(
+        self,
+        state: RoundState,
+        deal: Deal,
+        pending: tuple[list[Clause], list[Clause]],
+        record: HandRecord,
+    ) -> RoundState:
+        b0, b1 = state.bids
+        assert b0 is not None and b1 is not None
+        winners = (0, 1) if b0 == b1 else ((0,) if b0 > b1 else (1,))
+        for seat in winners:
+            state = state.with_hand(seat, state.hands[seat] + (deal.auction_cards[seat],))
+        record.events.append(AuctionEvent((b0, b1), winners, state.hands, state.stacks))
+        for seat in (0, 1):
+            pending[seat].extend(
+                (
+                    Position(seat),
+                    AuctionResult(state.stacks, (b0, b1), state.hands[seat]),
+                    Board(state.board),
+                )
+            )
+        return state
+
+    def _settle(
+        self,
+        terminal: TerminalState,
+        record: HandRecord,
+        by_seat: Sequence[_Player],
+        pending: tuple[list[Clause], list[Clause]],
+    ) -> None:
+        last = terminal.previous_state
+        showdown = terminal.folder is None
+        if showdown:
+            terminal = last.settle(showdown_winner(last.hands, last.board))
+        deltas = terminal.deltas
+        record.final_hands = last.hands
+        record.board = last.board
+        record.deltas = deltas
+        record.showdown = showdown
+        record.bounty_hits = terminal.bounty_hits
+        for seat in (0, 1):
+            player = by_seat[seat]
+            player.result.bankroll += deltas[seat]
+            message = pending[seat]
+            if showdown:
+                message.append(OpponentHand(last.hands[1 - seat]))
+            message.append(Delta(deltas[seat]))
+            if self.rules.bounty is not None:
+                message.append(_bounty_hits_clause(terminal, seat))
+        for seat in (0, 1):
+            player = by_seat[seat]
+            if player.reachable:
+                player.seat.send(
+                    [Clock(max(player.clock, 0.0)), *pending[seat]], record.number, ack=True
+                )
+            self._flush_faults(player, record)
+
+    # -- faults ------------------------------------------------------------
+
+    def _fault(self, player: _Player, kind: FaultKind, hand: int, detail: str) -> None:
+        fault = Fault(kind, hand, detail)
+        counts = player.result.fault_counts
+        counts[kind] = counts.get(kind, 0) + 1
+        if len(player.result.first_faults) < MAX_FAULT_DETAILS:
+            player.result.first_faults.append(fault)
+        player.hand_faults.append((hand, fault))
+
+    def _flush_faults(self, player: _Player, record: HandRecord | None) -> None:
+        """Attach the faults noted since the last hand ended to ``record``."""
+        if not player.hand_faults or record is None:
+            player.hand_faults.clear()
+            return
+        seat = player.slot if record.number % 2 == 1 else 1 - player.slot
+        for _hand, fault in player.hand_faults:
+            record.events.append(FaultEvent(seat, fault))
+        player.hand_faults.clear()
+
+
+def _bounty_hits_clause(terminal: TerminalState, seat: int) -> BountyHits:
+    """The ``Y`` clause as the MIT 2025 engine sends it: a loser's flag is masked."""
+    hits = list(terminal.bounty_hits)
+    if terminal.deltas[0] > 0:
+        hits[1] = None
+    elif terminal.deltas[1] > 0:
+        hits[0] = None
+    return BountyHits(hits[seat], hits[1 - seat])
+
+
+def _describe(action: Action, state: RoundState) -> str:
+    name = type(action).__name__.removesuffix("Action")
+    amount = getattr(action, "amount", None)
+    if amount is None:
+        return name
+    return f"{name} with amount {amount}"

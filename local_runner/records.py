@@ -1,0 +1,152 @@
+"""What a match produces: one record per hand and a result for the match.
+
+The engine appends small tuples to a hand's event list as the hand is played
+and formats nothing; the log writers (:mod:`local_runner.logs`) turn records
+into text only when someone asked for logs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+from sdk.actions import Action
+from sdk.rules import Rules
+from sdk.states import RoundState
+
+from .faults import Fault, FaultKind
+
+__all__ = [
+    "ActionEvent",
+    "AuctionEvent",
+    "Event",
+    "FaultEvent",
+    "HandRecord",
+    "MatchResult",
+    "PlayerResult",
+    "StreetEvent",
+    "SwapEvent",
+]
+
+Cards = tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionEvent:
+    """``seat`` played ``action`` in ``state`` (the state before the action)."""
+
+    seat: int
+    action: Action
+    state: RoundState
+    forced: bool = False
+    """True when the runner played it without asking (the only legal move, or a default)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StreetEvent:
+    """A street was dealt: the board so far, and each seat's contribution and stack."""
+
+    street: int
+    board: Cards
+    contributions: tuple[int, int]
+    stacks: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class SwapEvent:
+    """Swap Hold'em: ``seat``'s hole cards changed from ``old`` to ``new``."""
+
+    seat: int
+    old: Cards
+    new: Cards
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionEvent:
+    """Auction Hold'em: the bids, the winning seats, and each seat's hand afterwards."""
+
+    bids: tuple[int, int]
+    winners: tuple[int, ...]
+    hands: tuple[Cards, Cards]
+    stacks: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class FaultEvent:
+    """A fault by ``seat`` at this point of the hand."""
+
+    seat: int
+    fault: Fault
+
+
+Event = Union[ActionEvent, StreetEvent, SwapEvent, AuctionEvent, FaultEvent]
+
+
+@dataclass(slots=True)
+class HandRecord:
+    """Everything about one hand, in seat order (seat 0 = dealer)."""
+
+    number: int
+    players: tuple[str, str]
+    bankrolls_before: tuple[int, int]
+    dealt: tuple[Cards, Cards]
+    bounties: tuple[str | None, str | None]
+    events: list[Event] = field(default_factory=list)
+    final_hands: tuple[Cards, Cards] = ((), ())
+    board: Cards = ()
+    deltas: tuple[int, int] = (0, 0)
+    showdown: bool = False
+    bounty_hits: tuple[bool | None, bool | None] = (None, None)
+
+    @property
+    def faults(self) -> list[tuple[int, Fault]]:
+        """The (seat, fault) pairs of this hand."""
+        return [(e.seat, e.fault) for e in self.events if isinstance(e, FaultEvent)]
+
+
+@dataclass(slots=True)
+class PlayerResult:
+    """One player's result over a match."""
+
+    name: str
+    bankroll: int = 0
+    time_used: float = 0.0
+    fault_counts: dict[FaultKind, int] = field(default_factory=dict)
+    first_faults: list[Fault] = field(default_factory=list)
+    decisions: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``players`` entry of ``summary.json``."""
+        return {
+            "name": self.name,
+            "bankroll": self.bankroll,
+            "time_used": round(self.time_used, 6),
+            "decisions": self.decisions,
+            "faults": {kind.value: self.fault_counts.get(kind, 0) for kind in FaultKind},
+            "fault_details": [fault.to_dict() for fault in self.first_faults],
+        }
+
+
+@dataclass(slots=True)
+class MatchResult:
+    """The outcome of a match: players in the order they were given."""
+
+    rules: Rules
+    seed: int
+    hands_played: int
+    players: tuple[PlayerResult, PlayerResult]
+    interrupted: bool = False
+    wall_seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The content of ``summary.json``."""
+        return {
+            "variant": self.rules.variant,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "rounds": self.hands_played,
+            "rounds_scheduled": self.rules.num_rounds,
+            "interrupted": self.interrupted,
+            "wall_seconds": round(self.wall_seconds, 3),
+            "players": [player.to_dict() for player in self.players],
+        }

@@ -1,0 +1,131 @@
+"""Seats: how the engine talks to a bot, whatever the bot runs in.
+
+A seat accepts messages that each expect exactly one reply (:meth:`Seat.send`)
+and hands the replies back in order (:meth:`Seat.receive`).  Sending does not
+wait, so the engine can send an end-of-hand message and go on with the next
+hand; the reply arrives later, timed from when the bot could start on it.
+
+* :class:`InProcessSeat` drives a :class:`sdk.Bot` object in this process
+  through the SDK's own client (no sockets): for simulation and tests.
+* :class:`local_runner.socket_seat.SocketSeat` talks to a bot process over TCP.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from abc import ABC, abstractmethod
+from collections import deque
+from dataclasses import dataclass
+from typing import Sequence
+
+from sdk.actions import Action
+from sdk.bot import Bot
+from sdk.client import BotClient
+from sdk.protocol import Clause, Quit
+from sdk.rules import Rules
+
+from .faults import FaultKind
+
+__all__ = ["InProcessSeat", "Reply", "Seat"]
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The answer to one message.
+
+    ``action`` is None when there is no usable answer; ``fault`` then says why
+    (timeout, misformatted, crash, disconnected).  ``elapsed`` is the time
+    charged to the bot's game clock.
+    """
+
+    hand: int
+    action: Action | None
+    elapsed: float
+    is_ack: bool = False
+    """True for the reply to an end-of-hand message (which must be ``K``)."""
+    text: str = ""
+    fault: FaultKind | None = None
+    detail: str = ""
+
+
+class Seat(ABC):
+    """One bot at the table, behind a uniform interface."""
+
+    name: str
+
+    @property
+    @abstractmethod
+    def alive(self) -> bool:
+        """False once the bot has crashed or disconnected; nothing is sent to it then."""
+
+    @abstractmethod
+    def send(self, clauses: Sequence[Clause], hand: int, ack: bool) -> None:
+        """Send a message that expects one reply: an action, or ``K`` when ``ack`` (a hand's end)."""
+
+    @abstractmethod
+    def receive(self, budget: float) -> Reply:
+        """The reply to the oldest unanswered message, waiting at most ``budget`` seconds."""
+
+    @property
+    @abstractmethod
+    def outstanding(self) -> int:
+        """How many sent messages still await their reply."""
+
+    @abstractmethod
+    def quit(self) -> None:
+        """Tell the bot the match is over (``Q``); no reply is expected."""
+
+
+class InProcessSeat(Seat):
+    """A :class:`sdk.Bot` object played in this process through the SDK client.
+
+    The bot is timed like a remote one, but cannot be interrupted: a reply
+    that took longer than the budget is recorded as a timeout afterwards.
+    An exception escaping the bot's callbacks ends the bot, as it would end
+    a bot process.
+    """
+
+    def __init__(self, name: str, bot: Bot, rules: Rules) -> None:
+        self.name = name
+        self.client = BotClient(bot, rules)
+        self._replies: deque[Reply] = deque()
+        self._alive = True
+        self.last_error = ""
+
+    @property
+    def alive(self) -> bool:
+        """False once the bot raised out of a callback."""
+        return self._alive
+
+    @property
+    def outstanding(self) -> int:
+        """Replies computed but not yet collected."""
+        return len(self._replies)
+
+    def send(self, clauses: Sequence[Clause], hand: int, ack: bool) -> None:
+        """Run the bot on the message now and keep its reply for :meth:`receive`."""
+        start = time.perf_counter()
+        try:
+            action = self.client.handle(clauses)
+        except Exception as error:
+            elapsed = time.perf_counter() - start
+            self._alive = False
+            self.last_error = traceback.format_exc()
+            detail = f"raised {type(error).__name__}: {error}"
+            self._replies.append(Reply(hand, None, elapsed, ack, "", FaultKind.CRASH, detail))
+            return
+        self._replies.append(Reply(hand, action, time.perf_counter() - start, ack))
+
+    def receive(self, budget: float) -> Reply:
+        """The kept reply; one slower than ``budget`` becomes a timeout."""
+        reply = self._replies.popleft()
+        if reply.fault is None and reply.elapsed > budget:
+            detail = f"took {reply.elapsed:.3f} s, more than the {budget:.3f} s allowed"
+            return Reply(reply.hand, None, reply.elapsed, reply.is_ack, "", FaultKind.TIMEOUT, detail)
+        return reply
+
+    def quit(self) -> None:
+        """Deliver ``Q`` so the client sees the end of the match."""
+        if self._alive:
+            self.client.handle([Quit()])

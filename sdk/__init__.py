@@ -1,0 +1,72 @@
+"""pokerbots-kit SDK: everything a bot needs, in the standard library only.
+
+A bot derives from :class:`Bot`, reads :class:`GameState` and
+:class:`RoundState`, and returns one of the actions::
+
+    from sdk import Bot, CallAction, CheckAction, RaiseAction, parse_args, run_bot
+
+    class Player(Bot):
+        def get_action(self, game_state, round_state, active):
+            if CheckAction in round_state.legal_actions():
+                return CheckAction()
+            return CallAction()
+
+    if __name__ == "__main__":
+        run_bot(Player(), parse_args())
+
+The MIT skeleton's module names work too: ``sdk.actions``, ``sdk.states``,
+``sdk.bot`` and ``sdk.runner``.
+"""
+
+from .actions import (
+    HIDDEN_BID,
+    Action,
+    ActionType,
+    BidAction,
+    CallAction,
+    CheckAction,
+    FoldAction,
+    RaiseAction,
+)
+from .bot import Bot
+from .client import BotClient
+from .payoffs import bounty_hit, hand_deltas
+from .protocol import ProtocolError, decode_action, decode_message, encode_action, encode_message
+from .rules import VARIANTS, BountyRules, Rules, RulesError, SwapRules, rules_from_environment
+from .runner import parse_args, run_bot
+from .states import GameState, RoundState, State, TerminalState
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "HIDDEN_BID",
+    "Action",
+    "ActionType",
+    "BidAction",
+    "Bot",
+    "BotClient",
+    "BountyRules",
+    "CallAction",
+    "CheckAction",
+    "FoldAction",
+    "GameState",
+    "ProtocolError",
+    "RaiseAction",
+    "RoundState",
+    "Rules",
+    "RulesError",
+    "State",
+    "SwapRules",
+    "TerminalState",
+    "VARIANTS",
+    "__version__",
+    "bounty_hit",
+    "decode_action",
+    "decode_message",
+    "encode_action",
+    "encode_message",
+    "hand_deltas",
+    "parse_args",
+    "rules_from_environment",
+    "run_bot",
+]

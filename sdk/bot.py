@@ -1,0 +1,37 @@
+"""The base class every bot derives from.
+
+The callback names and arguments are those of the MIT Pokerbots skeleton, so a
+bot written for it ports by changing its imports from ``skeleton.`` to ``sdk.``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+from .actions import Action
+from .states import GameState, RoundState, TerminalState
+
+__all__ = ["Bot"]
+
+
+class Bot(ABC):
+    """A poker bot: override :meth:`get_action`, and the two hand callbacks if useful.
+
+    ``active`` is always your seat for the current hand (0 = dealer, 1 = big
+    blind); index ``round_state.hands``, ``pips`` and ``stacks`` with it.
+    """
+
+    def handle_new_round(self, game_state: GameState, round_state: RoundState, active: int) -> None:
+        """Called when a hand starts, with your hole cards in ``round_state.hands[active]``."""
+
+    def handle_round_over(
+        self, game_state: GameState, terminal_state: TerminalState, active: int
+    ) -> None:
+        """Called when a hand ends; ``terminal_state.deltas[active]`` is what you won or lost.
+
+        ``game_state.bankroll`` already includes this hand's delta.
+        """
+
+    @abstractmethod
+    def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
+        """Return one of ``round_state.legal_actions()`` (with a legal amount for raises and bids)."""
