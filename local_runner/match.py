@@ -111,6 +111,7 @@ class Match:
             for slot, seat in enumerate(seats)
         )
         self.hands_played = 0
+        self.interrupted = False
         self._stopped = False
 
     # -- the match ---------------------------------------------------------
@@ -124,26 +125,29 @@ class Match:
                 if self._stopped:
                     break
                 self.play_hand(number)
+        except KeyboardInterrupt:
+            # Ctrl-C: the hand in progress is dropped; everything before it stands.
+            self._stopped = self.interrupted = True
         finally:
-            self.finish()
+            self.finish(collect=not self.interrupted)
         return self.result(time.perf_counter() - start)
 
     def stop(self) -> None:
-        """Ask :meth:`play` to end after the current hand (for Ctrl-C handling)."""
+        """Ask :meth:`play` to end after the current hand."""
         self._stopped = True
 
     def result(self, wall_seconds: float = 0.0) -> MatchResult:
         """The result so far."""
         first, second = (player.result for player in self.players)
-        interrupted = self.hands_played < self.rules.num_rounds and self._stopped
         return MatchResult(
-            self.rules, self.seed, self.hands_played, (first, second), interrupted, wall_seconds
+            self.rules, self.seed, self.hands_played, (first, second), self.interrupted,
+            wall_seconds,
         )
 
-    def finish(self) -> None:
-        """Collect outstanding replies, then send ``Q`` to every bot still there."""
+    def finish(self, collect: bool = True) -> None:
+        """Collect outstanding replies (unless ``collect`` is False), then send ``Q``."""
         for player in self.players:
-            while player.seat.outstanding and player.reachable:
+            while collect and player.seat.outstanding and player.reachable:
                 self._receive(player)
             self._flush_faults(player, None)
         for player in self.players:
@@ -236,6 +240,12 @@ class Match:
             if self.settings.enforce_clock:
                 budget = min(budget, max(player.clock, 0.0))
             reply = player.seat.receive(budget)
+            extra = player.seat.take_unrequested()
+            if extra:
+                self._fault(
+                    player, FaultKind.MISFORMATTED, reply.hand,
+                    f"sent {extra} line(s) no message asked for (one reply per message)",
+                )
             player.result.time_used += reply.elapsed
             if self.settings.enforce_clock:
                 player.clock -= reply.elapsed
@@ -340,6 +350,10 @@ class Match:
             self._flush_faults(player, record)
 
     # -- faults ------------------------------------------------------------
+
+    def note_fault(self, slot: int, kind: FaultKind, detail: str) -> None:
+        """Record a fault that happened outside the hands (a failed build, no connection)."""
+        self._fault(self.players[slot], kind, self.hands_played, detail)
 
     def _fault(self, player: _Player, kind: FaultKind, hand: int, detail: str) -> None:
         fault = Fault(kind, hand, detail)

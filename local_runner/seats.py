@@ -76,6 +76,10 @@ class Seat(ABC):
     def quit(self) -> None:
         """Tell the bot the match is over (``Q``); no reply is expected."""
 
+    def take_unrequested(self) -> int:
+        """How many lines the bot sent that no message asked for, since the last call."""
+        return 0
+
 
 class InProcessSeat(Seat):
     """A :class:`sdk.Bot` object played in this process through the SDK client.

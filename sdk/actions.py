@@ -15,7 +15,6 @@ MIT skeleton.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 __all__ = [
     "Action",
@@ -67,9 +66,9 @@ class BidAction:
 
 
 #: Any action a bot can send.
-Action = Union[FoldAction, CallAction, CheckAction, RaiseAction, BidAction]
+Action = FoldAction | CallAction | CheckAction | RaiseAction | BidAction
 
 #: The class of an action, as found in ``legal_actions()``.
-ActionType = Union[
-    type[FoldAction], type[CallAction], type[CheckAction], type[RaiseAction], type[BidAction]
-]
+ActionType = (
+    type[FoldAction] | type[CallAction] | type[CheckAction] | type[RaiseAction] | type[BidAction]
+)

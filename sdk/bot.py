@@ -34,4 +34,4 @@ class Bot(ABC):
 
     @abstractmethod
     def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
-        """Return one of ``round_state.legal_actions()`` (with a legal amount for raises and bids)."""
+        """Return one of ``round_state.legal_actions()`` (raises and bids within their bounds)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 import traceback
-from typing import Sequence
+from collections.abc import Sequence
 
 from .actions import HIDDEN_BID, Action, BidAction, CallAction, CheckAction, FoldAction, RaiseAction
 from .bot import Bot
@@ -139,14 +139,18 @@ class BotClient:
         elif isinstance(clause, UpdatedHand):
             self.round_state = self._require_round(clause).with_hand(seat, clause.cards)
         elif isinstance(clause, AuctionResult):
-            round_state = self._require_round(clause).with_auction_result(clause.stacks, clause.bids)
+            round_state = self._require_round(clause).with_auction_result(
+                clause.stacks, clause.bids
+            )
             self.round_state = round_state.with_hand(seat, clause.cards)
         elif isinstance(clause, OpponentHand):
             if isinstance(state, (RoundState, TerminalState)):
                 self.round_state = state.with_hand(1 - seat, clause.cards)
         elif isinstance(clause, Delta):
             terminal = self._require_terminal(clause)
-            deltas = (clause.amount, -clause.amount) if seat == 0 else (-clause.amount, clause.amount)
+            deltas = (
+                (clause.amount, -clause.amount) if seat == 0 else (-clause.amount, clause.amount)
+            )
             self.round_state = terminal._replace(deltas=deltas)
             self.game_state = self.game_state._replace(
                 bankroll=self.game_state.bankroll + clause.amount

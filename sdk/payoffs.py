@@ -16,8 +16,8 @@ delta from the engine) use these functions, so the written rules are coded once:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence
 
 from .rules import Rules
 
@@ -31,10 +31,7 @@ def bounty_hit(rank: str | None, hand: Sequence[str], board: Sequence[str]) -> b
     for card in hand:
         if card[0] == rank:
             return True
-    for card in board:
-        if card[0] == rank:
-            return True
-    return False
+    return any(card[0] == rank for card in board)
 
 
 def round_winnings(amount: Fraction, winner: int) -> int:

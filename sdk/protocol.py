@@ -26,8 +26,9 @@ Both directions round-trip: ``decode_message(encode_message(m)) == m``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, Union
+from typing import Any
 
 from .actions import Action, BidAction, CallAction, CheckAction, FoldAction, RaiseAction
 from .rules import RANKS, SUITS
@@ -146,10 +147,20 @@ class Quit:
     """``Q``: the match is over; no reply is expected."""
 
 
-Clause = Union[
-    Clock, Position, HoleCards, BountyRank, Board, UpdatedHand, AuctionResult,
-    OpponentHand, Delta, BountyHits, Quit, Action,
-]
+Clause = (
+    Clock
+    | Position
+    | HoleCards
+    | BountyRank
+    | Board
+    | UpdatedHand
+    | AuctionResult
+    | OpponentHand
+    | Delta
+    | BountyHits
+    | Quit
+    | Action
+)
 
 _FLAG_TEXT = {True: "1", False: "0", None: "#"}
 _TEXT_FLAG = {"1": True, "0": False, "#": None}
@@ -167,7 +178,9 @@ _ENCODERS: dict[type, Callable[[Any], str]] = {
     BountyRank: lambda c: "G" + c.rank,
     Board: lambda c: "B" + ",".join(c.cards),
     UpdatedHand: lambda c: "U" + ",".join(c.cards),
-    AuctionResult: lambda c: "N%d,%d_%d,%d_%s" % (*c.stacks, *c.bids, ",".join(c.cards)),
+    AuctionResult: lambda c: (
+        f"N{c.stacks[0]},{c.stacks[1]}_{c.bids[0]},{c.bids[1]}_{','.join(c.cards)}"
+    ),
     OpponentHand: lambda c: "O" + ",".join(c.cards),
     Delta: lambda c: f"D{c.amount}",
     BountyHits: lambda c: "Y" + _flag(c.mine) + _flag(c.opponent),
@@ -234,7 +247,9 @@ def _decode_clause(clause: str) -> Clause:
         try:
             return Clock(float(payload))
         except ValueError:
-            raise ProtocolError(f"clause {clause!r}: {payload!r} is not a number of seconds.") from None
+            raise ProtocolError(
+                f"clause {clause!r}: {payload!r} is not a number of seconds."
+            ) from None
     if kind == "P":
         seat = _integer(payload, clause)
         if seat not in (0, 1):
@@ -256,7 +271,9 @@ def _decode_clause(clause: str) -> Clause:
             raise ProtocolError(
                 f"clause {clause!r}: an auction result is 'N<stack>,<stack>_<bid>,<bid>_<cards>'."
             )
-        return AuctionResult(_pair(parts[0], clause), _pair(parts[1], clause), _cards(parts[2], clause))
+        return AuctionResult(
+            _pair(parts[0], clause), _pair(parts[1], clause), _cards(parts[2], clause)
+        )
     if kind == "O":
         return OpponentHand(_cards(payload, clause))
     if kind == "D":
@@ -297,8 +314,8 @@ def decode_action(text: str) -> Action:
     if kind == "A":
         return BidAction(_integer(reply[1:], reply))
     if not reply:
-        raise ProtocolError("empty reply; send one action per line: F, C, K, R<amount> or A<amount>.")
+        raise ProtocolError(
+            "empty reply; send one action per line: F, C, K, R<amount> or A<amount>."
+        )
     shown = reply if len(reply) <= 40 else reply[:40] + "..."
-    raise ProtocolError(
-        f"{shown!r} is not an action; send one of F, C, K, R<amount> or A<amount>."
-    )
+    raise ProtocolError(f"{shown!r} is not an action; send one of F, C, K, R<amount> or A<amount>.")

@@ -103,9 +103,7 @@ class Rules:
             return Rules(variant="auction", auction=True)
         if variant == "bounty":
             return Rules(variant="bounty", game_clock=60.0, bounty=BountyRules())
-        raise RulesError(
-            f"Unknown variant {variant!r}; choose one of: {', '.join(VARIANTS)}."
-        )
+        raise RulesError(f"Unknown variant {variant!r}; choose one of: {', '.join(VARIANTS)}.")
 
     def replace(self, **changes: Any) -> Rules:
         """A copy of these rules with some fields changed (validated)."""
@@ -131,7 +129,9 @@ class Rules:
                 f"({self.starting_stack})."
             )
         if not isinstance(self.game_clock, (int, float)) or self.game_clock <= 0:
-            raise RulesError(f"game_clock must be a positive number of seconds, not {self.game_clock!r}.")
+            raise RulesError(
+                f"game_clock must be a positive number of seconds, not {self.game_clock!r}."
+            )
         if self.swap is not None:
             for street in ("flop", "turn"):
                 p = getattr(self.swap, street)
@@ -142,7 +142,9 @@ class Rules:
             if not isinstance(b.ratio, (int, float)) or b.ratio < 1:
                 raise RulesError(f"bounty.ratio must be a number of at least 1, not {b.ratio!r}.")
             if not isinstance(b.constant, int) or b.constant < 0:
-                raise RulesError(f"bounty.constant must be a whole number >= 0, not {b.constant!r}.")
+                raise RulesError(
+                    f"bounty.constant must be a whole number >= 0, not {b.constant!r}."
+                )
             if not isinstance(b.period, int) or b.period < 1:
                 raise RulesError(f"bounty.period must be a whole number >= 1, not {b.period!r}.")
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from .bot import Bot
 from .client import BotClient
@@ -28,7 +28,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """Read ``[--host HOST] [HOST] PORT`` from the command line (``sys.argv`` by default)."""
     parser = argparse.ArgumentParser(prog="player.py", description="Run a poker bot.")
     parser.add_argument("--host", default=None, help="host to connect to (default: localhost)")
-    parser.add_argument("address", nargs="+", metavar="[HOST] PORT", help="the engine's port, optionally after its host")
+    parser.add_argument(
+        "address",
+        nargs="+",
+        metavar="[HOST] PORT",
+        help="the engine's port, optionally after its host",
+    )
     args = parser.parse_args(argv)
     address: list[str] = args.address
     if len(address) > 2:

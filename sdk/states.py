@@ -19,7 +19,7 @@ Prefer ``round_state.rules``, which is always right for the hand at hand.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 from .actions import (
     HIDDEN_BID,
@@ -98,7 +98,7 @@ class RoundState(NamedTuple):
     """One point of a hand: whose turn it is, the chips, the cards seen so far."""
 
     button: int
-    """Actions taken on this street (0 preflop, 1 at a later street's start); ``button % 2`` acts."""
+    """Actions so far this street (0 preflop, 1 at a later street's start); ``button % 2`` acts."""
     street: int
     """0 (preflop), 3 (flop), 4 (turn) or 5 (river): the number of board cards."""
     pips: tuple[int, int]
@@ -132,8 +132,17 @@ class RoundState(NamedTuple):
         """The state at the start of a hand: blinds posted, the dealer to act."""
         small, big, start = rules.small_blind, rules.big_blind, rules.starting_stack
         return cls(
-            0, 0, (small, big), (start - small, start - big), hands, (), None, rules,
-            False, (None, None), bounties,
+            0,
+            0,
+            (small, big),
+            (start - small, start - big),
+            hands,
+            (),
+            None,
+            rules,
+            False,
+            (None, None),
+            bounties,
         )
 
     def with_board(self, board: Cards) -> RoundState:
@@ -223,7 +232,7 @@ class RoundState(NamedTuple):
         return True
 
     def default_action(self) -> Action:
-        """What a seat that did not answer properly plays: check if legal, else fold (bid 0 in an auction)."""
+        """The move for a seat that did not answer properly: check, else fold (or bid 0)."""
         if self.auction:
             return BidAction(0)
         if self.pips[0] == self.pips[1]:
@@ -263,10 +272,18 @@ class RoundState(NamedTuple):
                 )
             cost = self.pips[1 - active] - self.pips[active]
             if active == 0:
-                pips, stacks = (self.pips[0] + cost, self.pips[1]), (self.stacks[0] - cost, self.stacks[1])
+                pips, stacks = (
+                    (self.pips[0] + cost, self.pips[1]),
+                    (self.stacks[0] - cost, self.stacks[1]),
+                )
             else:
-                pips, stacks = (self.pips[0], self.pips[1] + cost), (self.stacks[0], self.stacks[1] - cost)
-            called = self._replace(button=self.button + 1, pips=pips, stacks=stacks, previous_state=self)
+                pips, stacks = (
+                    (self.pips[0], self.pips[1] + cost),
+                    (self.stacks[0], self.stacks[1] - cost),
+                )
+            called = self._replace(
+                button=self.button + 1, pips=pips, stacks=stacks, previous_state=self
+            )
             return called._next_street()
         if isinstance(action, CheckAction):
             if (self.street == 0 and self.button > 0) or self.button > 1:
@@ -279,7 +296,9 @@ class RoundState(NamedTuple):
                 pips, stacks = (amount, self.pips[1]), (self.stacks[0] - added, self.stacks[1])
             else:
                 pips, stacks = (self.pips[0], amount), (self.stacks[0], self.stacks[1] - added)
-            return self._replace(button=self.button + 1, pips=pips, stacks=stacks, previous_state=self)
+            return self._replace(
+                button=self.button + 1, pips=pips, stacks=stacks, previous_state=self
+            )
         if isinstance(action, BidAction):
             return self._bid(active, action.amount)
         raise TypeError(f"proceed() takes an action, not {action!r}.")
@@ -314,7 +333,9 @@ class RoundState(NamedTuple):
         hits = self._bounty_hits()
         winner = 1 - folder
         known = [bool(h) for h in hits]
-        return TerminalState(hand_deltas(self.rules, self.stacks, winner, known), self, hits, folder)
+        return TerminalState(
+            hand_deltas(self.rules, self.stacks, winner, known), self, hits, folder
+        )
 
     def _bounty_hits(self) -> tuple[bool | None, bool | None]:
         if self.rules.bounty is None:
@@ -339,4 +360,4 @@ class RoundState(NamedTuple):
 
 
 #: Either kind of state a hand can be in.
-State = Union[RoundState, TerminalState]
+State = RoundState | TerminalState

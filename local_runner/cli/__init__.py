@@ -1,0 +1,45 @@
+"""The ``pokerbots`` command: a thin layer that parses arguments and renders results.
+
+Each subcommand lives in its own module with a ``register(subparsers)``
+function; the work itself is done by typed library functions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+__all__ = ["main"]
+
+# Subcommand modules, in the order `pokerbots --help` lists them.
+COMMANDS = ("scrimmage",)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every available subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="pokerbots",
+        description="Start, play, test and ship poker bots for competitions.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        module = importlib.import_module(f"local_runner.cli.{name}")
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 1 failed check, 2 usage error)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    status: int = args.handler(args)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,169 @@
+"""Match configuration: one TOML file holds every parameter; command-line flags override it.
+
+A complete file (every key optional; defaults shown)::
+
+    [match]
+    variant = "nlhe"          # nlhe | swap | auction | bounty
+    rounds = 1000
+    seed = 12345              # omit for a fresh random seed (recorded in summary.json)
+
+    [rules]                   # any game parameter; defaults are the variant's
+    starting_stack = 400
+    big_blind = 2
+    small_blind = 1
+    game_clock = 30.0         # seconds of thinking time per bot per match
+    # [rules.swap]   flop = 0.10, turn = 0.05
+    # [rules.bounty] ratio = 1.5, constant = 10, period = 25
+
+    [runner]
+    build_timeout = 10.0      # seconds for a bot's build step
+    connect_timeout = 10.0    # seconds for a bot to connect after it starts
+    reply_timeout = 10.0      # seconds for any single reply
+    log_limit = 524288        # bytes of output kept per bot
+    quit_grace = 2.0          # seconds a bot has to exit after the match
+
+    [limits]                  # per bot process; 0 = no limit
+    address_space = 4294967296
+    cpu_seconds = 0
+    open_files = 1024
+"""
+
+from __future__ import annotations
+
+import secrets
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from sdk.rules import Rules, RulesError
+
+__all__ = ["ConfigError", "Limits", "RunnerSettings", "ScrimmageConfig", "load_config"]
+
+
+class ConfigError(ValueError):
+    """A configuration file or flag that cannot be used; the message says what to change."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunnerSettings:
+    """How the runner treats bot processes."""
+
+    build_timeout: float = 10.0
+    connect_timeout: float = 10.0
+    reply_timeout: float = 10.0
+    log_limit: int = 512 * 1024
+    quit_grace: float = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Resource limits per bot process (0 = unlimited)."""
+
+    address_space: int = 4 * 2**30
+    cpu_seconds: int = 0
+    open_files: int = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class ScrimmageConfig:
+    """Everything a scrimmage needs besides the bots."""
+
+    rules: Rules = field(default_factory=Rules)
+    seed: int = 0
+    runner: RunnerSettings = field(default_factory=RunnerSettings)
+    limits: Limits = field(default_factory=Limits)
+
+    def with_overrides(
+        self,
+        *,
+        variant: str | None = None,
+        rounds: int | None = None,
+        seed: int | None = None,
+    ) -> ScrimmageConfig:
+        """This configuration with command-line values applied on top."""
+        config = self
+        try:
+            if variant is not None and variant != config.rules.variant:
+                config = replace(config, rules=_rules_for(variant, {}))
+            if rounds is not None:
+                config = replace(config, rules=config.rules.replace(num_rounds=rounds))
+        except RulesError as error:
+            raise ConfigError(str(error)) from None
+        if seed is not None:
+            config = replace(config, seed=seed)
+        return config
+
+
+def _rules_for(variant: str, table: dict[str, Any]) -> Rules:
+    return Rules.from_dict({**table, "variant": variant})
+
+
+def _section(data: dict[str, Any], name: str, source: str) -> dict[str, Any]:
+    section = data.get(name, {})
+    if not isinstance(section, dict):
+        raise ConfigError(f"{source}: [{name}] must be a table of settings.")
+    return section
+
+
+def _settings(cls: type[Any], table: dict[str, Any], name: str, source: str) -> Any:
+    known = {f.name: f for f in fields(cls)}
+    unknown = sorted(set(table) - set(known))
+    if unknown:
+        raise ConfigError(
+            f"{source}: unknown setting(s) in [{name}]: {', '.join(unknown)}. "
+            f"Known: {', '.join(sorted(known))}."
+        )
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        default = known[key].default
+        expected = float if isinstance(default, float) else int
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+            expected is int and not isinstance(value, int)
+        ) or value < 0:
+            kind = "a whole number" if expected is int else "a number"
+            raise ConfigError(f"{source}: [{name}] {key} must be {kind} >= 0, not {value!r}.")
+        values[key] = expected(value)
+    return cls(**values)
+
+
+def load_config(path: Path | None) -> ScrimmageConfig:
+    """The configuration in ``path`` (a TOML file), or the defaults when None."""
+    if path is None:
+        return ScrimmageConfig(seed=secrets.randbits(31))
+    source = str(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"The config file {source} does not exist.") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"The config file {source} cannot be read: {error}.") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{source} is not valid TOML: {error}.") from None
+    unknown = sorted(set(data) - {"match", "rules", "runner", "limits"})
+    if unknown:
+        raise ConfigError(
+            f"{source}: unknown section(s) {', '.join(unknown)}; "
+            "use [match], [rules], [runner] and [limits]."
+        )
+    match = _section(data, "match", source)
+    extra = sorted(set(match) - {"variant", "rounds", "seed"})
+    if extra:
+        raise ConfigError(f"{source}: unknown setting(s) in [match]: {', '.join(extra)}.")
+    rules_table = dict(_section(data, "rules", source))
+    variant = match.get("variant", rules_table.pop("variant", "nlhe"))
+    if "rounds" in match:
+        rules_table["num_rounds"] = match["rounds"]
+    try:
+        rules = _rules_for(str(variant), rules_table)
+    except (RulesError, TypeError) as error:
+        raise ConfigError(f"{source}: {error}") from None
+    seed = match.get("seed", secrets.randbits(31))
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ConfigError(f"{source}: [match] seed must be a whole number >= 0, not {seed!r}.")
+    return ScrimmageConfig(
+        rules=rules,
+        seed=seed,
+        runner=_settings(RunnerSettings, _section(data, "runner", source), "runner", source),
+        limits=_settings(Limits, _section(data, "limits", source), "limits", source),
+    )

@@ -1,0 +1,252 @@
+"""A seat for a bot process that connects over TCP.
+
+Reading is bounded and non-blocking: every byte read from a bot goes into a
+buffer of at most :data:`~sdk.protocol.MAX_LINE_BYTES` (a longer line is
+counted and dropped, then answered as misformatted).  While the engine waits
+for one seat, it also reads whatever its other seats have sent, so each line
+is timestamped when it arrives, not when the engine gets round to it; a reply
+is charged from the moment the bot could start on its message (the later of
+the message being sent and the bot's previous reply arriving) to its arrival.
+
+A reply later than its budget is a timeout: the engine plays the default
+action, and the late line, when it comes, is discarded rather than taken as
+the answer to a later message.  Lines nobody asked for (two replies to one
+message) are discarded and reported.
+"""
+
+from __future__ import annotations
+
+import select
+import socket
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from sdk.protocol import MAX_LINE_BYTES, Clause, ProtocolError, Quit, decode_action, encode_message
+
+from .faults import FaultKind
+from .seats import Reply, Seat
+
+__all__ = ["SocketSeat", "accept_bot"]
+
+_READ_CHUNK = 65536
+_SEND_TIMEOUT = 5.0
+
+
+@dataclass(slots=True)
+class _Request:
+    hand: int
+    ack: bool
+    sent_at: float
+
+
+class SocketSeat(Seat):
+    """A connected bot process.  ``exit_status`` tells a crash from a disconnect."""
+
+    def __init__(
+        self,
+        name: str,
+        sock: socket.socket,
+        exit_status: Callable[[], str | None] = lambda: None,
+    ) -> None:
+        self.name = name
+        self.sock = sock
+        sock.setblocking(False)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.exit_status = exit_status
+        self.peers: list[SocketSeat] = []
+        """Other seats of the same match, read while this one is waited for."""
+        self._buffer = bytearray()
+        self._skipping = False  # inside an over-long line, dropping bytes until its newline
+        self._lines: deque[tuple[bytes | None, float]] = deque()  # None: an over-long line
+        self._requests: deque[_Request] = deque()
+        self._abandoned = 0  # replies that timed out and are still owed
+        self._unrequested = 0
+        self._last_arrival = 0.0
+        self._eof = False
+        self._broken = False
+
+    # -- Seat interface ----------------------------------------------------
+
+    @property
+    def alive(self) -> bool:
+        """False once the connection is closed or broken and no reply is left to read."""
+        return not (self._broken or (self._eof and not self._lines))
+
+    @property
+    def outstanding(self) -> int:
+        """Messages sent and not yet answered (or timed out)."""
+        return len(self._requests)
+
+    def fileno(self) -> int:
+        """The socket's descriptor, for ``select``."""
+        return self.sock.fileno()
+
+    def send(self, clauses: Sequence[Clause], hand: int, ack: bool) -> None:
+        """Write one message line; a broken connection is noticed by :meth:`receive`."""
+        self._requests.append(_Request(hand, ack, time.perf_counter()))
+        if not self._broken:
+            self._write((encode_message(clauses) + "\n").encode("ascii"))
+
+    def receive(self, budget: float) -> Reply:
+        """The reply to the oldest outstanding message, or a fault after ``budget`` seconds."""
+        request = self._requests[0]
+        start = max(request.sent_at, self._last_arrival)
+        deadline = start + budget
+        while True:
+            while self._lines and self._abandoned:
+                # A reply to a message that already timed out: late, so dropped.
+                _, self._last_arrival = self._lines.popleft()
+                self._abandoned -= 1
+                start = max(request.sent_at, self._last_arrival)
+                deadline = start + budget
+            if self._lines:
+                line, arrival = self._lines.popleft()
+                self._requests.popleft()
+                self._last_arrival = arrival
+                return self._reply(request, line, arrival - start)
+            if self._broken or self._eof:
+                self._requests.popleft()
+                return self._gone(request)
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                self._requests.popleft()
+                self._abandoned += 1
+                detail = f"no reply within {budget:.3f} s"
+                return Reply(request.hand, None, budget, request.ack, "", FaultKind.TIMEOUT, detail)
+            self._wait(remaining)
+
+    def quit(self) -> None:
+        """Send ``Q``; the connection is closed by :meth:`close`."""
+        if not self._broken:
+            self._write((encode_message([Quit()]) + "\n").encode("ascii"))
+
+    def close(self) -> None:
+        """Close the connection."""
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+    def take_unrequested(self) -> int:
+        """How many unrequested lines were dropped since the last call."""
+        count, self._unrequested = self._unrequested, 0
+        return count
+
+    # -- internals ---------------------------------------------------------
+
+    def _reply(self, request: _Request, line: bytes | None, elapsed: float) -> Reply:
+        if line is None:
+            detail = f"sent a line longer than {MAX_LINE_BYTES} bytes"
+            return Reply(request.hand, None, elapsed, request.ack, "", FaultKind.MISFORMATTED, detail)
+        text = line.decode("ascii", "replace").rstrip("\r\n")
+        try:
+            action = decode_action(text)
+        except ProtocolError as error:
+            return Reply(
+                request.hand, None, elapsed, request.ack, text, FaultKind.MISFORMATTED,
+                f"response misformatted: {error}",
+            )
+        return Reply(request.hand, action, elapsed, request.ack, text)
+
+    def _gone(self, request: _Request) -> Reply:
+        status = self.exit_status()
+        if status is None and not self._broken:
+            # The process may be a moment away from exiting after closing its socket.
+            time.sleep(0.05)
+            status = self.exit_status()
+        if status is not None:
+            kind, detail = FaultKind.CRASH, f"exited ({status})"
+        else:
+            kind, detail = FaultKind.DISCONNECTED, "closed the connection while still running"
+        self._broken = True
+        return Reply(request.hand, None, 0.0, request.ack, "", kind, detail)
+
+    def _wait(self, timeout: float) -> None:
+        watched = [self, *(peer for peer in self.peers if peer.outstanding and not peer._eof)]
+        try:
+            readable, _, _ = select.select(watched, [], [], timeout)
+        except (OSError, ValueError):
+            self._broken = True
+            return
+        now = time.perf_counter()
+        for seat in readable:
+            seat._read_available(now)
+
+    def _read_available(self, now: float) -> None:
+        try:
+            data = self.sock.recv(_READ_CHUNK)
+        except BlockingIOError:
+            return
+        except OSError:
+            self._eof = True
+            return
+        if not data:
+            self._eof = True
+            return
+        buffer = self._buffer
+        start = 0
+        while True:
+            newline = data.find(b"\n", start)
+            if newline < 0:
+                break
+            if self._skipping:
+                self._skipping = False
+                self._add_line(None, now)
+            else:
+                buffer += data[start : newline + 1]
+                self._add_line(bytes(buffer), now)
+            buffer.clear()
+            start = newline + 1
+        if not self._skipping:
+            buffer += data[start:]
+            if len(buffer) > MAX_LINE_BYTES:
+                buffer.clear()
+                self._skipping = True
+
+    def _add_line(self, line: bytes | None, now: float) -> None:
+        if len(self._lines) >= len(self._requests) + self._abandoned:
+            self._unrequested += 1  # nobody asked: keep the bot in step by dropping it
+            return
+        self._lines.append((line, now))
+
+    def _write(self, data: bytes) -> None:
+        view = memoryview(data)
+        deadline = time.perf_counter() + _SEND_TIMEOUT
+        try:
+            while view:
+                try:
+                    sent = self.sock.send(view)
+                    view = view[sent:]
+                except BlockingIOError:
+                    remaining = deadline - time.perf_counter()
+                    if remaining <= 0:
+                        self._broken = True  # the bot stopped reading
+                        return
+                    select.select([], [self.sock], [], remaining)
+        except OSError:
+            self._broken = True
+
+
+
+def accept_bot(
+    listener: socket.socket,
+    timeout: float,
+    exited: Callable[[], bool],
+) -> socket.socket | None:
+    """Wait up to ``timeout`` seconds for a bot to connect to ``listener``.
+
+    Returns None if it does not, or as soon as ``exited()`` says its process ended.
+    """
+    deadline = time.perf_counter() + timeout
+    while True:
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            return None
+        readable, _, _ = select.select([listener], [], [], min(remaining, 0.05))
+        if readable:
+            connection, _ = listener.accept()
+            return connection
+        if exited():
+            return None

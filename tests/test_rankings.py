@@ -1,0 +1,191 @@
+"""Tests for local_runner.rankings: bankroll, instant run-off and cross tables."""
+
+from __future__ import annotations
+
+import pytest
+
+from local_runner.rankings import (
+    MatchOutcome,
+    PairResult,
+    RankEntry,
+    bankroll_ranking,
+    cross_table,
+    instant_runoff_ranking,
+)
+
+
+def match(a: str, b: str, chips_a: int, chips_b: int | None = None) -> MatchOutcome:
+    """A match where ``a`` wins ``chips_a`` (and ``b`` the negation unless given)."""
+    return MatchOutcome((a, b), (chips_a, -chips_a if chips_b is None else chips_b))
+
+
+# A beats everyone, B beats C and D, C beats D.  Totals: A 120, B 15, C -50, D -85.
+CLEAR = [
+    match("A", "B", 30),
+    match("A", "C", 40),
+    match("D", "A", -50),
+    match("B", "C", 20),
+    match("B", "D", 25),
+    match("C", "D", 10),
+]
+
+
+def test_clear_order() -> None:
+    assert bankroll_ranking(CLEAR) == [
+        RankEntry(1, "A", 120, 3),
+        RankEntry(2, "B", 15, 3),
+        RankEntry(3, "C", -50, 3),
+        RankEntry(4, "D", -85, 3),
+    ]
+    # Run-off: D goes first (-85); then among A, B, C: A 70, B -10, C -60; then A 30, B -30.
+    assert instant_runoff_ranking(CLEAR) == [
+        RankEntry(1, "A", 0, 0),
+        RankEntry(2, "B", -30, 1),
+        RankEntry(3, "C", -60, 2),
+        RankEntry(4, "D", -85, 3),
+    ]
+
+
+def test_three_way_tie() -> None:
+    # Rock-paper-scissors among A, B, C; each beats D by 5.
+    outcomes = [
+        match("A", "B", 10),
+        match("B", "C", 10),
+        match("C", "A", 10),
+        match("A", "D", 5),
+        match("B", "D", 5),
+        match("C", "D", 5),
+    ]
+    assert bankroll_ranking(outcomes) == [
+        RankEntry(1, "A", 5, 3),
+        RankEntry(1, "B", 5, 3),
+        RankEntry(1, "C", 5, 3),
+        RankEntry(4, "D", -15, 3),
+    ]
+    assert instant_runoff_ranking(outcomes) == [
+        RankEntry(1, "A", 0, 2),
+        RankEntry(1, "B", 0, 2),
+        RankEntry(1, "C", 0, 2),
+        RankEntry(4, "D", -15, 3),
+    ]
+
+
+def test_bankroll_and_instant_runoff_pick_different_winners() -> None:
+    # A crushes the weak D but loses to B and C; without D, A is worst.
+    outcomes = [
+        match("A", "D", 1000),
+        match("A", "B", -100),
+        match("A", "C", -100),
+        match("B", "C", 50),
+        match("B", "D", 100),
+        match("C", "D", 100),
+    ]
+    assert bankroll_ranking(outcomes) == [
+        RankEntry(1, "A", 800, 3),
+        RankEntry(2, "B", 250, 3),
+        RankEntry(3, "C", 150, 3),
+        RankEntry(4, "D", -1200, 3),
+    ]
+    # Round 1: D (-1200) out.  Round 2: A -200, B 150, C 50: A out.  Round 3: B 50, C -50.
+    assert instant_runoff_ranking(outcomes) == [
+        RankEntry(1, "B", 0, 0),
+        RankEntry(2, "C", -50, 1),
+        RankEntry(3, "A", -200, 2),
+        RankEntry(4, "D", -1200, 3),
+    ]
+
+
+def test_tied_bots_are_eliminated_together_and_share_a_rank() -> None:
+    outcomes = [
+        match("A", "B", 10),
+        match("A", "C", 20),
+        match("A", "D", 20),
+        match("B", "C", 20),
+        match("B", "D", 20),
+        match("C", "D", 0),
+    ]
+    assert instant_runoff_ranking(outcomes) == [
+        RankEntry(1, "A", 0, 0),
+        RankEntry(2, "B", -10, 1),
+        RankEntry(3, "C", -40, 3),
+        RankEntry(3, "D", -40, 3),
+    ]
+    assert [e.rank for e in bankroll_ranking(outcomes)] == [1, 2, 3, 3]
+
+
+def test_tie_in_the_middle_skips_the_next_rank() -> None:
+    outcomes = [match("A", "B", 10), match("A", "C", 10), match("B", "D", 5), match("C", "D", 5)]
+    assert bankroll_ranking(outcomes) == [
+        RankEntry(1, "A", 20, 2),
+        RankEntry(2, "B", -5, 2),
+        RankEntry(2, "C", -5, 2),
+        RankEntry(4, "D", -10, 2),
+    ]
+
+
+def test_final_two_tied_both_rank_first() -> None:
+    outcomes = [match("B", "A", 0), match("A", "C", 30), match("B", "C", 30)]
+    assert instant_runoff_ranking(outcomes) == [
+        RankEntry(1, "A", 0, 1),
+        RankEntry(1, "B", 0, 1),
+        RankEntry(3, "C", -60, 2),
+    ]
+
+
+def test_bot_with_no_matches() -> None:
+    bots = ["A", "B", "C", "D", "E"]
+    assert bankroll_ranking(CLEAR, bots) == [
+        RankEntry(1, "A", 120, 3),
+        RankEntry(2, "B", 15, 3),
+        RankEntry(3, "E", 0, 0),
+        RankEntry(4, "C", -50, 3),
+        RankEntry(5, "D", -85, 3),
+    ]
+    # E never loses a chip, so the run-off keeps it to the end, tied with A at 0.
+    assert instant_runoff_ranking(CLEAR, bots) == [
+        RankEntry(1, "A", 0, 0),
+        RankEntry(1, "E", 0, 0),
+        RankEntry(3, "B", -30, 1),
+        RankEntry(4, "C", -60, 2),
+        RankEntry(5, "D", -85, 3),
+    ]
+    assert bankroll_ranking([], ["x", "y"]) == [RankEntry(1, "x", 0, 0), RankEntry(1, "y", 0, 0)]
+    assert instant_runoff_ranking([], ["x"]) == [RankEntry(1, "x", 0, 0)]
+    assert bankroll_ranking([]) == instant_runoff_ranking([]) == []
+
+
+def test_multiple_matches_per_pair_are_summed() -> None:
+    outcomes = [
+        match("A", "B", 10),
+        match("B", "A", 4),
+        match("A", "B", 7),
+        match("A", "C", -2),
+        match("B", "C", 1, -3),  # not zero-sum: each side keeps its own figure
+    ]
+    assert bankroll_ranking(outcomes) == [
+        RankEntry(1, "A", 11, 4),
+        RankEntry(2, "C", -1, 2),
+        RankEntry(3, "B", -12, 4),
+    ]
+    assert cross_table(outcomes) == {
+        "A": {"B": PairResult(13, 3), "C": PairResult(-2, 1)},
+        "B": {"A": PairResult(-13, 3), "C": PairResult(1, 1)},
+        "C": {"A": PairResult(2, 1), "B": PairResult(-3, 1)},
+    }
+
+
+def test_cross_table_is_sorted_and_sparse() -> None:
+    table = cross_table([match("z", "a", 5), match("m", "z", 1)])
+    assert list(table) == ["a", "m", "z"]
+    assert list(table["z"]) == ["a", "m"]
+    assert "m" not in table["a"]
+    assert cross_table([]) == {}
+
+
+def test_errors() -> None:
+    with pytest.raises(ValueError, match="two different bots"):
+        match("A", "A", 1)
+    with pytest.raises(ValueError, match="missing from the given list of bots: C"):
+        bankroll_ranking([match("A", "C", 1)], ["A", "B"])
+    with pytest.raises(ValueError, match="more than once"):
+        instant_runoff_ranking([], ["A", "A"])
