@@ -8,9 +8,9 @@ unpacks an accepted archive into an empty directory, counting the bytes it
 writes, and empties that directory again if anything goes wrong.
 
 Links: a tar hard link is extracted as a copy of the in-archive file it names.
-Symbolic links (tar symlinks, and zip entries whose Unix mode marks a symlink,
-whose content is the target) are created as symbolic links, after every other
-member, and only if they resolve inside the destination.  A member stored
+Symbolic links (tar symlinks, and entries of zips made on Unix whose mode marks
+a symlink, whose content is the target) are created as symbolic links, after
+every other member, and only if they resolve inside the destination.  A member stored
 beneath a symbolic link is refused, so nothing is ever written through a link.
 """
 
@@ -164,7 +164,8 @@ def _resolve(base: tuple[str, ...], target: str) -> tuple[str, ...] | None:
 def _zip_members(zf: zipfile.ZipFile, limits: ArchiveLimits,
                  problems: list[Problem]) -> Iterator[_Member]:
     for info in zf.infolist():
-        name, mode, target = info.filename, info.external_attr >> 16, b""
+        mode = info.external_attr >> 16 if info.create_system == 3 else 0  # 3: made on Unix
+        name, target = info.filename, b""
         kind = ("dir" if name.replace("\\", "/").endswith("/") or stat.S_ISDIR(mode)
                 else "symlink" if stat.S_ISLNK(mode)
                 else "special" if stat.S_IFMT(mode) and not stat.S_ISREG(mode) else "file")
@@ -190,6 +191,17 @@ def _tar_members(tf: tarfile.TarFile) -> Iterator[_Member]:
                 else "hardlink" if info.islnk() else "special")
         size = info.size if kind == "file" else 0
         yield _Member(info.name, kind, size, info.mode, info.linkname.replace("\\", "/"), info)
+
+
+def _limit_problems(what: str, count: int, total: int, limits: ArchiveLimits) -> list[Problem]:
+    problems = []
+    if count > limits.max_files:
+        problems.append(_problem("too_many_files", None, (
+            f"The {what} holds more than {limits.max_files:,} files, directories and links.")))
+    if total > limits.max_uncompressed:
+        problems.append(_problem("too_large_uncompressed", None, (
+            f"The {what} holds more than {limits.max_uncompressed:,} bytes of files.")))
+    return problems
 
 
 def _check_links(members: list[_Member], seen: dict[tuple[str, ...], _Member],
@@ -255,12 +267,7 @@ def _scan(archive: _Archive, kind: str, compressed: int,
         problems.append(_problem("archive_format", None, f"The archive is damaged ({exc})."))
     _check_links(members, seen, complete, problems)
     total = sum(m.size for m in members)
-    if len(members) > limits.max_files:
-        problems.append(_problem("too_many_files", None, (
-            f"The archive holds more than {limits.max_files:,} files, directories and links.")))
-    if total > limits.max_uncompressed:
-        problems.append(_problem("too_large_uncompressed", None, (
-            f"The archive unpacks to more than {limits.max_uncompressed:,} bytes.")))
+    problems += _limit_problems("archive", len(members), total, limits)
     ratio = total / max(compressed, 1)
     if (total > RATIO_MIN_BYTES and ratio > limits.max_ratio
             and all(p.check != "compression_ratio" for p in problems)):
@@ -281,21 +288,21 @@ def _scanned(path: Path, limits: ArchiveLimits
     size = path.stat().st_size
     if size > limits.max_compressed:
         message = f"The archive is {size:,} bytes, more than {limits.max_compressed:,} bytes."
-        yield _refused(kind, size, _problem("too_large_compressed", None, message)), [], None
+        yield _refused(kind, size, "too_large_compressed", message), [], None
         return
     try:
         opened = zipfile.ZipFile(path) if kind == "zip" else tarfile.open(path, "r:*")  # noqa: SIM115
     except _READ_ERRORS as exc:
         message = f"The file {path.name!r} is not a valid {kind} archive ({exc})."
-        yield _refused(kind, size, _problem("archive_format", None, message)), [], None
+        yield _refused(kind, size, "archive_format", message), [], None
         return
-    with opened as archive:
+    with opened as archive:  # extraction reads the very archive that was inspected
         report, members = _scan(archive, kind, size, limits)
         yield report, members, archive
 
 
-def _refused(kind: str, size: int, problem: Problem) -> ArchiveReport:
-    return ArchiveReport(kind, size, 0, 0, (problem,))
+def _refused(kind: str, size: int, check: str, message: str) -> ArchiveReport:
+    return ArchiveReport(kind, size, 0, 0, (_problem(check, None, message),))
 
 
 def inspect_archive(path: Path, limits: ArchiveLimits = ArchiveLimits()) -> ArchiveReport:
@@ -450,10 +457,5 @@ def inspect_directory(path: Path, limits: ArchiveLimits = ArchiveLimits()) -> Ar
                 elif os.path.commonpath([root, os.path.realpath(entry.path)]) != root:
                     problems.append(_problem("link_escape", name, (
                         f"The symlink {name!r} points outside the bot: {os.readlink(entry)!r}.")))
-    if count > limits.max_files:
-        problems.append(_problem("too_many_files", None, (
-            f"The directory holds more than {limits.max_files:,} files, directories and links.")))
-    if total > limits.max_uncompressed:
-        problems.append(_problem("too_large_uncompressed", None, (
-            f"The directory holds {total:,} bytes, more than {limits.max_uncompressed:,}.")))
+    problems += _limit_problems("directory", count, total, limits)
     return ArchiveReport("directory", total, total, count, tuple(problems))

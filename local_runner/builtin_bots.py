@@ -7,7 +7,7 @@ and handle every variant (bids included).
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from sdk.actions import Action, BidAction, CallAction, CheckAction, FoldAction, RaiseAction
 from sdk.bot import Bot

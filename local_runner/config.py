@@ -118,9 +118,12 @@ def _settings(cls: type[Any], table: dict[str, Any], name: str, source: str) -> 
     for key, value in table.items():
         default = known[key].default
         expected = float if isinstance(default, float) else int
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
-            expected is int and not isinstance(value, int)
-        ) or value < 0:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or (expected is int and not isinstance(value, int))
+            or value < 0
+        ):
             kind = "a whole number" if expected is int else "a number"
             raise ConfigError(f"{source}: [{name}] {key} must be {kind} >= 0, not {value!r}.")
         values[key] = expected(value)

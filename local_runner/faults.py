@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 __all__ = ["Fault", "FaultKind"]
 
 
-class FaultKind(str, Enum):
+class FaultKind(StrEnum):
     """The kinds of fault a runner records (see ``docs/runner-outputs.md``)."""
 
     TIMEOUT = "timeout"

@@ -3,8 +3,9 @@
 :class:`MatchLogWriter` is the engine's ``on_hand`` observer: it appends each
 finished hand to the open files, so its memory stays flat however long the
 match.  ``gamelog.txt`` follows the line grammar of the MIT engine of the
-variant (``reference/mit-engines.md``, sections 1.10 and 2.2-2.5), so scrimmage-style parsers read it unchanged.  Where the notes leave
-the line order open it follows the MIT engine sources:
+variant (``reference/mit-engines.md``, sections 1.10 and 2.2-2.5), so
+scrimmage-style parsers read it unchanged.  Where those notes leave the line
+order open, it follows the MIT engine sources:
 
 * Bounty: ``Bounties reset ...`` comes right after the ``Round`` line and names
   the players in seat order, ``X hits their bounty`` and ``Winning counts at the
@@ -12,7 +13,8 @@ the line order open it follows the MIT engine sources:
 * Auction: the ``won the auction`` lines come before the repeated flop line;
   ``Players submitted bids ...`` ends the hand.
 
-Unlike the MIT engine the gamelog ends with a newline, and the unreliable
+Unlike the MIT engine the gamelog ends with a newline, the header says
+``6.9630`` for every variant (2022 said ``6.176``), and the unreliable
 ``bets EV`` diagnostics are not written.  A writer left without :meth:`close`
 (an exception in the match) leaves the gamelog without its ``Final`` line.
 """
@@ -20,9 +22,10 @@ Unlike the MIT engine the gamelog ends with a newline, and the unreliable
 from __future__ import annotations
 
 import json
+from contextlib import ExitStack
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TextIO
 
 from sdk.actions import Action, BidAction, CallAction, CheckAction, FoldAction, RaiseAction
 from sdk.protocol import encode_action
@@ -30,14 +33,7 @@ from sdk.rules import Rules
 from sdk.states import RoundState
 
 from .faults import Fault, FaultKind
-from .records import (
-    ActionEvent,
-    AuctionEvent,
-    HandRecord,
-    MatchResult,
-    StreetEvent,
-    SwapEvent,
-)
+from .records import ActionEvent, AuctionEvent, HandRecord, MatchResult, StreetEvent, SwapEvent
 
 __all__ = [
     "GAMELOG_FILE",
@@ -251,14 +247,10 @@ class MatchLogWriter:
         self.seed = seed
         self.closed = False
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        self._gamelog = open(self.out_dir / GAMELOG_FILE, "w", encoding="utf-8", newline="\n",
-                             buffering=_BUFFER_BYTES)
-        try:
-            self._hands = open(self.out_dir / HANDS_FILE, "w", encoding="utf-8", newline="\n",
-                               buffering=_BUFFER_BYTES)
-        except BaseException:
-            self._gamelog.close()
-            raise
+        with ExitStack() as opened:  # both files open, or neither
+            self._gamelog = opened.enter_context(self._open(GAMELOG_FILE))
+            self._hands = opened.enter_context(self._open(HANDS_FILE))
+            self._files = opened.pop_all()
         self._gamelog.write(f"6.9630 MIT Pokerbots - {player_names[0]} vs {player_names[1]}")
 
     def on_hand(self, record: HandRecord) -> None:
@@ -291,12 +283,13 @@ class MatchLogWriter:
         (self.out_dir / SUMMARY_FILE).write_text(json.dumps(summary, indent=2) + "\n",
                                                  encoding="utf-8")
 
+    def _open(self, name: str) -> TextIO:
+        return open(self.out_dir / name, "w", encoding="utf-8", newline="\n",
+                    buffering=_BUFFER_BYTES)
+
     def _close_files(self) -> None:
         self.closed = True
-        try:
-            self._gamelog.close()
-        finally:
-            self._hands.close()
+        self._files.close()
 
     def __enter__(self) -> MatchLogWriter:
         """The writer itself."""

@@ -17,8 +17,8 @@ on it).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from sdk.actions import HIDDEN_BID, Action, BidAction, CheckAction
 from sdk.protocol import (
@@ -80,10 +80,22 @@ class _Player:
     result: PlayerResult
     out_of_time: bool = False
     hand_faults: list[tuple[int, Fault]] = field(default_factory=list)
+    backlog: list[Clause] = field(default_factory=list)
+    """History not yet delivered because the bot was busy (a late reply still owed)."""
+
+    def take_backlog(self) -> list[Clause]:
+        """The undelivered history, emptied."""
+        backlog, self.backlog = self.backlog, []
+        return backlog
+
+    @property
+    def gone(self) -> bool:
+        """Never asked again: out of time, crashed or disconnected."""
+        return self.out_of_time or not self.seat.alive
 
     @property
     def reachable(self) -> bool:
-        return not self.out_of_time and self.seat.alive
+        return not self.out_of_time and self.seat.alive and not self.seat.busy
 
 
 HandObserver = Callable[[HandRecord], None]
@@ -140,7 +152,11 @@ class Match:
         """The result so far."""
         first, second = (player.result for player in self.players)
         return MatchResult(
-            self.rules, self.seed, self.hands_played, (first, second), self.interrupted,
+            self.rules,
+            self.seed,
+            self.hands_played,
+            (first, second),
+            self.interrupted,
             wall_seconds,
         )
 
@@ -174,8 +190,8 @@ class Match:
             bounties,
         )
         pending: tuple[list[Clause], list[Clause]] = (
-            [Position(0), HoleCards(deal.holes[0])],
-            [Position(1), HoleCards(deal.holes[1])],
+            [*by_seat[0].take_backlog(), Position(0), HoleCards(deal.holes[0])],
+            [*by_seat[1].take_backlog(), Position(1), HoleCards(deal.holes[1])],
         )
         if rules.bounty is not None:
             pending[0].append(BountyRank(bounties[0] or ""))
@@ -217,7 +233,8 @@ class Match:
             # travels with this player's next message.
             return (_CHECK if CheckAction in legal else BidAction(0)), True
         if not player.reachable:
-            pending.clear()
+            if player.gone:
+                pending.clear()  # nothing will be sent again
             return state.default_action(), True
         player.seat.send([Clock(max(player.clock, 0.0)), *pending], hand, ack=False)
         pending.clear()
@@ -227,7 +244,9 @@ class Match:
             return state.default_action(), True
         if not state.is_legal(reply.action):
             self._fault(
-                player, FaultKind.ILLEGAL, hand,
+                player,
+                FaultKind.ILLEGAL,
+                hand,
                 f"attempted illegal {_describe(reply.action, state)}",
             )
             return state.default_action(), True
@@ -243,7 +262,9 @@ class Match:
             extra = player.seat.take_unrequested()
             if extra:
                 self._fault(
-                    player, FaultKind.MISFORMATTED, reply.hand,
+                    player,
+                    FaultKind.MISFORMATTED,
+                    reply.hand,
                     f"sent {extra} line(s) no message asked for (one reply per message)",
                 )
             player.result.time_used += reply.elapsed
@@ -259,11 +280,13 @@ class Match:
             if reply.is_ack:
                 if reply.action is not None and reply.action != _CHECK:
                     self._fault(
-                        player, FaultKind.ILLEGAL, reply.hand,
+                        player,
+                        FaultKind.ILLEGAL,
+                        reply.hand,
                         f"answered the end of the hand with {reply.text or reply.action!r}, not K",
                     )
-                if player.seat.outstanding and player.reachable:
-                    continue
+                if player.seat.outstanding:
+                    continue  # the reply this call is for comes next
             return reply
 
     def _deal_street(
@@ -284,7 +307,8 @@ class Match:
             for seat in (0, 1):
                 old = state.hands[seat]
                 new = tuple(
-                    card if swap is None else swap for card, swap in zip(old, plan[seat])
+                    card if swap is None else swap
+                    for card, swap in zip(old, plan[seat], strict=False)
                 )
                 if new != old:
                     state = state.with_hand(seat, new)
@@ -347,6 +371,9 @@ class Match:
                 player.seat.send(
                     [Clock(max(player.clock, 0.0)), *pending[seat]], record.number, ack=True
                 )
+            elif not player.gone:
+                # A busy bot gets this hand's end with its next message.
+                player.backlog = pending[seat]
             self._flush_faults(player, record)
 
     # -- faults ------------------------------------------------------------

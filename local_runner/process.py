@@ -337,7 +337,7 @@ class _Tracker:
         """The bot's processes that have not exited yet."""
         return [proc for proc in self.scan().values() if not proc.zombie]
 
-    def signal(self, procs: list[_Proc], sig: int) -> None:
+    def send(self, procs: list[_Proc], sig: int) -> None:
         """Signal the given processes, and the bot's process group while it is known to exist."""
         if any(proc.pgrp == self.root for proc in procs):
             with contextlib.suppress(OSError):  # catches group members forked since the scan
@@ -354,7 +354,7 @@ class _Tracker:
         signalled: set[int] = set()
         live = self.live()
         if live and term_wait > 0:
-            self.signal(live, signal.SIGTERM)
+            self.send(live, signal.SIGTERM)
             signalled.update(proc.pid for proc in live)
             deadline = time.monotonic() + term_wait
             while live and time.monotonic() < deadline:
@@ -362,7 +362,7 @@ class _Tracker:
                 live = self.live()
         deadline = time.monotonic() + _KILL_GIVE_UP
         while live and time.monotonic() < deadline:
-            self.signal(live, signal.SIGKILL)
+            self.send(live, signal.SIGKILL)
             signalled.update(proc.pid for proc in live)
             time.sleep(0.02)
             live = self.live()
@@ -471,7 +471,11 @@ class BotProcess:
         return popen, reader
 
     def build(self, timeout: float) -> BuildResult:
-        """Run the build step to completion or until ``timeout`` seconds have passed."""
+        """Run the build step to completion or until ``timeout`` seconds have passed.
+
+        The resource limits apply to the run only (compilers and JVMs need more room).  Processes
+        still alive when the build ends are killed, and a timeout kills the whole build.
+        """
         began = time.monotonic()
 
         def result(ok: bool, code: int | None, timed_out: bool, message: str) -> BuildResult:
@@ -543,7 +547,10 @@ class BotProcess:
         return self._popen.poll() if self._popen else None
 
     def exit_description(self) -> str:
-        """ "exit code N", "signal N (SIGNAME)", "still running" or "not started"."""
+        """Describe the main process's state for people.
+
+        One of "exit code N", "signal N (SIGNAME)", "still running" or "not started".
+        """
         if self._popen is None:
             return "not started"
         code = self._popen.poll()
@@ -580,7 +587,9 @@ class BotProcess:
         )
 
     def __enter__(self) -> BotProcess:
+        """Return self, so that leaving the ``with`` block stops the bot."""
         return self
 
     def __exit__(self, *exc_info: object) -> None:
+        """Stop the bot and everything it started (see stop())."""
         self.stop()

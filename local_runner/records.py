@@ -8,7 +8,7 @@ into text only when someone asked for logs.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from sdk.actions import Action
 from sdk.rules import Rules
@@ -79,7 +79,7 @@ class FaultEvent:
     fault: Fault
 
 
-Event = Union[ActionEvent, StreetEvent, SwapEvent, AuctionEvent, FaultEvent]
+Event = ActionEvent | StreetEvent | SwapEvent | AuctionEvent | FaultEvent
 
 
 @dataclass(slots=True)

@@ -24,7 +24,7 @@ from .config import ScrimmageConfig
 from .faults import FaultKind
 from .logs import MatchLogWriter
 from .match import Match, MatchSettings
-from .process import BotDirectoryError, BotProcess, BotProgram, ResourceLimits
+from .process import BotDirectoryError, BotProcess, BotProgram, BotStartError, ResourceLimits
 from .records import HandRecord, MatchResult
 from .seats import InProcessSeat, Reply, Seat
 from .socket_seat import SocketSeat, accept_bot
@@ -127,16 +127,22 @@ def run_scrimmage(
         "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
     }
     with ExitStack() as cleanup:
-        writer = cleanup.enter_context(MatchLogWriter(out_dir, rules, (names[0], names[1]), config.seed))
+        writer = cleanup.enter_context(
+            MatchLogWriter(out_dir, rules, (names[0], names[1]), config.seed)
+        )
         processes: list[BotProcess | None] = []
         early_faults: list[tuple[int, FaultKind, str]] = []
-        for slot, (spec, name) in enumerate(zip(specs, names)):
+        for slot, (spec, name) in enumerate(zip(specs, names, strict=False)):
             if spec.program is None:
                 processes.append(None)
                 continue
             process = BotProcess(
-                spec.program, name=name, log_path=out_dir / f"{name}.log",
-                log_limit=runner.log_limit, limits=limits, env=env,
+                spec.program,
+                name=name,
+                log_path=out_dir / f"{name}.log",
+                log_limit=runner.log_limit,
+                limits=limits,
+                env=env,
             )
             cleanup.callback(process.stop, runner.quit_grace)
             build = process.build(timeout=runner.build_timeout)
@@ -146,14 +152,16 @@ def run_scrimmage(
                 processes.append(None)
                 early_faults.append((slot, FaultKind.BUILD_FAILED, build.message))
         seats: list[Seat] = []
-        for slot, (spec, name) in enumerate(zip(specs, names)):
-            process = processes[slot]
+        for slot, (spec, name) in enumerate(zip(specs, names, strict=False)):
+            started = processes[slot]
             if spec.builtin is not None:
-                seats.append(InProcessSeat(name, make_builtin(spec.builtin, config.seed + slot), rules))
-            elif process is None:
+                seats.append(
+                    InProcessSeat(name, make_builtin(spec.builtin, config.seed + slot), rules)
+                )
+            elif started is None:
                 seats.append(_AbsentSeat(name))
             else:
-                seats.append(_connect(process, name, runner.connect_timeout, early_faults, slot))
+                seats.append(_connect(started, name, runner.connect_timeout, early_faults, slot))
         sockets = [seat for seat in seats if isinstance(seat, SocketSeat)]
         for seat in sockets:
             seat.peers = [peer for peer in sockets if peer is not seat]
@@ -169,13 +177,15 @@ def run_scrimmage(
         for slot, kind, detail in early_faults:
             match.note_fault(slot, kind, detail)
         result = match.play()
-        for slot, process in enumerate(processes):
-            if process is not None:
-                process.stop(runner.quit_grace)
-                if process.output_truncated:
+        for slot, running in enumerate(processes):
+            if running is not None:
+                running.stop(runner.quit_grace)
+                if running.output_truncated:
                     match.note_fault(
-                        slot, FaultKind.OUTPUT_TRUNCATED,
-                        f"wrote {process.bytes_dropped} bytes past the {runner.log_limit}-byte log limit",
+                        slot,
+                        FaultKind.OUTPUT_TRUNCATED,
+                        f"wrote {running.bytes_dropped} bytes past the "
+                        f"{runner.log_limit}-byte log limit",
                     )
         result = match.result(result.wall_seconds)
         writer.close(result)
@@ -194,7 +204,7 @@ def _connect(
         port = listener.getsockname()[1]
         try:
             process.start(host="127.0.0.1", port=port)
-        except OSError as error:
+        except BotStartError as error:
             early_faults.append((slot, FaultKind.NEVER_CONNECTED, f"could not start: {error}"))
             return _AbsentSeat(name)
         connection = accept_bot(listener, timeout, lambda: process.poll() is not None)

@@ -16,8 +16,8 @@ import time
 import traceback
 from abc import ABC, abstractmethod
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from sdk.actions import Action
 from sdk.bot import Bot
@@ -61,7 +61,7 @@ class Seat(ABC):
 
     @abstractmethod
     def send(self, clauses: Sequence[Clause], hand: int, ack: bool) -> None:
-        """Send a message that expects one reply: an action, or ``K`` when ``ack`` (a hand's end)."""
+        """Send a message that expects one reply: an action, or ``K`` if ``ack`` (a hand's end)."""
 
     @abstractmethod
     def receive(self, budget: float) -> Reply:
@@ -75,6 +75,11 @@ class Seat(ABC):
     @abstractmethod
     def quit(self) -> None:
         """Tell the bot the match is over (``Q``); no reply is expected."""
+
+    @property
+    def busy(self) -> bool:
+        """True while a reply that timed out is still owed: the bot is not asked meanwhile."""
+        return False
 
     def take_unrequested(self) -> int:
         """How many lines the bot sent that no message asked for, since the last call."""
@@ -126,7 +131,9 @@ class InProcessSeat(Seat):
         reply = self._replies.popleft()
         if reply.fault is None and reply.elapsed > budget:
             detail = f"took {reply.elapsed:.3f} s, more than the {budget:.3f} s allowed"
-            return Reply(reply.hand, None, reply.elapsed, reply.is_ack, "", FaultKind.TIMEOUT, detail)
+            return Reply(
+                reply.hand, None, reply.elapsed, reply.is_ack, "", FaultKind.TIMEOUT, detail
+            )
         return reply
 
     def quit(self) -> None:

@@ -16,12 +16,13 @@ message) are discarded and reported.
 
 from __future__ import annotations
 
+import contextlib
 import select
 import socket
 import time
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from sdk.protocol import MAX_LINE_BYTES, Clause, ProtocolError, Quit, decode_action, encode_message
 
@@ -75,6 +76,14 @@ class SocketSeat(Seat):
         return not (self._broken or (self._eof and not self._lines))
 
     @property
+    def busy(self) -> bool:
+        """True while a late reply is still owed (checked without waiting)."""
+        if self._abandoned and not self._eof:
+            self._read_available(time.perf_counter())
+            self._drop_late_lines()
+        return self._abandoned > 0 and not self._eof
+
+    @property
     def outstanding(self) -> int:
         """Messages sent and not yet answered (or timed out)."""
         return len(self._requests)
@@ -95,10 +104,8 @@ class SocketSeat(Seat):
         start = max(request.sent_at, self._last_arrival)
         deadline = start + budget
         while True:
-            while self._lines and self._abandoned:
-                # A reply to a message that already timed out: late, so dropped.
-                _, self._last_arrival = self._lines.popleft()
-                self._abandoned -= 1
+            if self._lines and self._abandoned:
+                self._drop_late_lines()
                 start = max(request.sent_at, self._last_arrival)
                 deadline = start + budget
             if self._lines:
@@ -124,10 +131,8 @@ class SocketSeat(Seat):
 
     def close(self) -> None:
         """Close the connection."""
-        try:
+        with contextlib.suppress(OSError):
             self.sock.close()
-        except OSError:
-            pass
 
     def take_unrequested(self) -> int:
         """How many unrequested lines were dropped since the last call."""
@@ -136,16 +141,29 @@ class SocketSeat(Seat):
 
     # -- internals ---------------------------------------------------------
 
+    def _drop_late_lines(self) -> None:
+        """Discard replies to messages that already timed out (they were answered by default)."""
+        while self._lines and self._abandoned:
+            _, self._last_arrival = self._lines.popleft()
+            self._abandoned -= 1
+
     def _reply(self, request: _Request, line: bytes | None, elapsed: float) -> Reply:
         if line is None:
             detail = f"sent a line longer than {MAX_LINE_BYTES} bytes"
-            return Reply(request.hand, None, elapsed, request.ack, "", FaultKind.MISFORMATTED, detail)
+            return Reply(
+                request.hand, None, elapsed, request.ack, "", FaultKind.MISFORMATTED, detail
+            )
         text = line.decode("ascii", "replace").rstrip("\r\n")
         try:
             action = decode_action(text)
         except ProtocolError as error:
             return Reply(
-                request.hand, None, elapsed, request.ack, text, FaultKind.MISFORMATTED,
+                request.hand,
+                None,
+                elapsed,
+                request.ack,
+                text,
+                FaultKind.MISFORMATTED,
                 f"response misformatted: {error}",
             )
         return Reply(request.hand, action, elapsed, request.ack, text)
@@ -164,7 +182,10 @@ class SocketSeat(Seat):
         return Reply(request.hand, None, 0.0, request.ack, "", kind, detail)
 
     def _wait(self, timeout: float) -> None:
-        watched = [self, *(peer for peer in self.peers if peer.outstanding and not peer._eof)]
+        watched = [
+            self,
+            *(p for p in self.peers if (p.outstanding or p._abandoned) and not p._eof),
+        ]
         try:
             readable, _, _ = select.select(watched, [], [], timeout)
         except (OSError, ValueError):
@@ -227,7 +248,6 @@ class SocketSeat(Seat):
                     select.select([], [self.sock], [], remaining)
         except OSError:
             self._broken = True
-
 
 
 def accept_bot(

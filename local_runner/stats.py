@@ -107,7 +107,10 @@ def _t_upper_quantile(q: float, df: float) -> float:
     # (a negative step can only be rounding noise at the root).
     t = z
     for _ in range(200):
-        step = (_t_upper_tail(t, df) - q) / _t_density(t, df)
+        density = _t_density(t, df)
+        if density == 0.0:  # only for tiny fractional df, whose quantiles exceed ~1e150
+            raise ArithmeticError(f"The t quantile for q={q}, df={df} is out of float range.")
+        step = (_t_upper_tail(t, df) - q) / density
         if step <= 1e-11 * t:  # quadratic convergence: the remaining error is far below this
             return t + max(step, 0.0)
         t += step

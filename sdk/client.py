@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .actions import HIDDEN_BID, Action, BidAction, CallAction, CheckAction, FoldAction, RaiseAction
 from .bot import Bot
@@ -36,7 +37,7 @@ __all__ = ["BotClient"]
 
 _ACK = CheckAction()
 _ACTION_TYPES = (FoldAction, CallAction, CheckAction, RaiseAction, BidAction)
-_OPENING = (Clock, Position, HoleCards, BountyRank)
+_OPENING = frozenset({Clock, Position, HoleCards, BountyRank})
 
 
 class BotClient:
@@ -50,30 +51,52 @@ class BotClient:
         self.seat = 0
         self._new_round_pending = False
         self._hand_over = False
+        # Dispatch by clause type: this runs for every clause of every message.
+        self._handlers: dict[type, Callable[[Any], None]] = {
+            Clock: self._on_clock,
+            Position: self._on_position,
+            HoleCards: self._on_hole_cards,
+            BountyRank: self._on_bounty_rank,
+            Board: self._on_board,
+            UpdatedHand: self._on_updated_hand,
+            AuctionResult: self._on_auction_result,
+            OpponentHand: self._on_opponent_hand,
+            Delta: self._on_delta,
+            BountyHits: self._on_bounty_hits,
+        }
+        for action_type in _ACTION_TYPES:
+            self._handlers[action_type] = self._apply_action
 
     def handle(self, clauses: Sequence[Clause]) -> Action | None:
         """Apply one engine message; return the reply, or None when the match is over."""
+        handlers = self._handlers
         for clause in clauses:
-            if self._new_round_pending and not isinstance(clause, _OPENING):
+            kind = type(clause)
+            if self._new_round_pending and kind not in _OPENING:
                 self._start_round()
-            if isinstance(clause, _ACTION_TYPES):
-                self._apply_action(clause)
-            elif isinstance(clause, Quit):
+            if kind is Quit:
                 return None
-            else:
-                self._apply_event(clause)
+            try:
+                handler = handlers[kind]
+            except KeyError:
+                raise ProtocolError(f"{clause!r} is not a protocol clause.") from None
+            handler(clause)
         if self._new_round_pending:
             self._start_round()
-        state = self.round_state
         if self._hand_over:
-            self._hand_over = False
-            assert isinstance(state, TerminalState)
-            self.bot.handle_round_over(self.game_state, state, self.seat)
-            self.game_state = self.game_state._replace(round_num=self.game_state.round_num + 1)
+            self._finish_round()
             return _ACK
+        state = self.round_state
         if not isinstance(state, RoundState):
             raise ProtocolError("the engine asked for an action outside a hand.")
         return self._ask_bot(state)
+
+    def _finish_round(self) -> None:
+        self._hand_over = False
+        state = self.round_state
+        assert isinstance(state, TerminalState)
+        self.bot.handle_round_over(self.game_state, state, self.seat)
+        self.game_state = self.game_state._replace(round_num=self.game_state.round_num + 1)
 
     def _start_round(self) -> None:
         self._new_round_pending = False
@@ -118,48 +141,54 @@ class BotClient:
             action = BidAction(HIDDEN_BID)
         self.round_state = state.proceed(action)
 
-    def _apply_event(self, clause: Clause) -> None:
+    def _on_clock(self, clause: Clock) -> None:
+        self.game_state = self.game_state._replace(game_clock=clause.seconds)
+
+    def _on_position(self, clause: Position) -> None:
+        self.seat = clause.seat
+
+    def _on_hole_cards(self, clause: HoleCards) -> None:
+        if self._hand_over:
+            # The previous hand ended in this same message (the engine held it back
+            # while this bot was late): close it before starting the next.
+            self._finish_round()
+        hands = (clause.cards, ()) if self.seat == 0 else ((), clause.cards)
+        self.round_state = RoundState.new_hand(self.rules, hands)
+        self._new_round_pending = True
+
+    def _on_bounty_rank(self, clause: BountyRank) -> None:
+        bounties = (clause.rank, None) if self.seat == 0 else (None, clause.rank)
+        self.round_state = self._require_round(clause)._replace(bounties=bounties)
+
+    def _on_board(self, clause: Board) -> None:
+        self.round_state = self._require_round(clause).with_board(clause.cards)
+
+    def _on_updated_hand(self, clause: UpdatedHand) -> None:
+        self.round_state = self._require_round(clause).with_hand(self.seat, clause.cards)
+
+    def _on_auction_result(self, clause: AuctionResult) -> None:
+        state = self._require_round(clause).with_auction_result(clause.stacks, clause.bids)
+        self.round_state = state.with_hand(self.seat, clause.cards)
+
+    def _on_opponent_hand(self, clause: OpponentHand) -> None:
         state = self.round_state
-        seat = self.seat
-        if isinstance(clause, Clock):
-            self.game_state = self.game_state._replace(game_clock=clause.seconds)
-        elif isinstance(clause, Position):
-            self.seat = clause.seat
-        elif isinstance(clause, HoleCards):
-            hands = (clause.cards, ()) if seat == 0 else ((), clause.cards)
-            self.round_state = RoundState.new_hand(self.rules, hands)
-            self._new_round_pending = True
-            self._hand_over = False
-        elif isinstance(clause, BountyRank):
-            round_state = self._require_round(clause)
-            bounties = (clause.rank, None) if seat == 0 else (None, clause.rank)
-            self.round_state = round_state._replace(bounties=bounties)
-        elif isinstance(clause, Board):
-            self.round_state = self._require_round(clause).with_board(clause.cards)
-        elif isinstance(clause, UpdatedHand):
-            self.round_state = self._require_round(clause).with_hand(seat, clause.cards)
-        elif isinstance(clause, AuctionResult):
-            round_state = self._require_round(clause).with_auction_result(
-                clause.stacks, clause.bids
-            )
-            self.round_state = round_state.with_hand(seat, clause.cards)
-        elif isinstance(clause, OpponentHand):
-            if isinstance(state, (RoundState, TerminalState)):
-                self.round_state = state.with_hand(1 - seat, clause.cards)
-        elif isinstance(clause, Delta):
-            terminal = self._require_terminal(clause)
-            deltas = (
-                (clause.amount, -clause.amount) if seat == 0 else (-clause.amount, clause.amount)
-            )
-            self.round_state = terminal._replace(deltas=deltas)
-            self.game_state = self.game_state._replace(
-                bankroll=self.game_state.bankroll + clause.amount
-            )
-            self._hand_over = True
-        elif isinstance(clause, BountyHits):
-            terminal = self._require_terminal(clause)
-            hits = (clause.mine, clause.opponent) if seat == 0 else (clause.opponent, clause.mine)
-            self.round_state = terminal._replace(bounty_hits=hits)
+        if isinstance(state, (RoundState, TerminalState)):
+            self.round_state = state.with_hand(1 - self.seat, clause.cards)
+
+    def _on_delta(self, clause: Delta) -> None:
+        terminal = self._require_terminal(clause)
+        amount = clause.amount
+        self.round_state = terminal._replace(
+            deltas=(amount, -amount) if self.seat == 0 else (-amount, amount)
+        )
+        self.game_state = self.game_state._replace(bankroll=self.game_state.bankroll + amount)
+        self._hand_over = True
+
+    def _on_bounty_hits(self, clause: BountyHits) -> None:
+        terminal = self._require_terminal(clause)
+        mine, theirs = clause.mine, clause.opponent
+        hits = (mine, theirs) if self.seat == 0 else (theirs, mine)
+        self.round_state = terminal._replace(bounty_hits=hits)
 
     def _require_round(self, clause: Clause) -> RoundState:
         if not isinstance(self.round_state, RoundState):

@@ -51,6 +51,8 @@ STARTING_STACK = _RULES.starting_stack
 BIG_BLIND = _RULES.big_blind
 SMALL_BLIND = _RULES.small_blind
 
+_new_state = tuple.__new__
+
 _BID_ONLY: frozenset[ActionType] = frozenset({BidAction})
 _CHECK_ONLY: frozenset[ActionType] = frozenset({CheckAction})
 _CHECK_RAISE: frozenset[ActionType] = frozenset({CheckAction, RaiseAction})
@@ -258,55 +260,63 @@ class RoundState(NamedTuple):
         comes from somewhere untrusted (the engine does).
         """
         active = self.button % 2
-        if isinstance(action, FoldAction):
-            return self._fold(active)
-        if isinstance(action, CallAction):
-            if self.button == 0:
-                # The dealer completes the small blind: the big blind keeps its option.
-                cost = self.pips[1] - self.pips[0]
-                return self._replace(
-                    button=1,
-                    pips=(self.pips[1], self.pips[1]),
-                    stacks=(self.stacks[0] - cost, self.stacks[1]),
-                    previous_state=self,
-                )
-            cost = self.pips[1 - active] - self.pips[active]
-            if active == 0:
-                pips, stacks = (
-                    (self.pips[0] + cost, self.pips[1]),
-                    (self.stacks[0] - cost, self.stacks[1]),
-                )
-            else:
-                pips, stacks = (
-                    (self.pips[0], self.pips[1] + cost),
-                    (self.stacks[0], self.stacks[1] - cost),
-                )
-            called = self._replace(
-                button=self.button + 1, pips=pips, stacks=stacks, previous_state=self
-            )
-            return called._next_street()
+        pips, stacks = self.pips, self.stacks
         if isinstance(action, CheckAction):
             if (self.street == 0 and self.button > 0) or self.button > 1:
                 return self._next_street()
-            return self._replace(button=self.button + 1, previous_state=self)
+            return self._step(self.button + 1, self.street, pips, stacks, self.auction, self.bids)
+        if isinstance(action, CallAction):
+            if self.button == 0:
+                # The dealer completes the small blind: the big blind keeps its option.
+                cost = pips[1] - pips[0]
+                return self._step(1, 0, (pips[1], pips[1]), (stacks[0] - cost, stacks[1]))
+            if active == 0:
+                cost = pips[1] - pips[0]
+                pips, stacks = (pips[1], pips[1]), (stacks[0] - cost, stacks[1])
+            else:
+                cost = pips[0] - pips[1]
+                pips, stacks = (pips[0], pips[0]), (stacks[0], stacks[1] - cost)
+            called = self._step(self.button + 1, self.street, pips, stacks)
+            return called._next_street()
         if isinstance(action, RaiseAction):
             amount = action.amount
-            added = amount - self.pips[active]
             if active == 0:
-                pips, stacks = (amount, self.pips[1]), (self.stacks[0] - added, self.stacks[1])
+                pips, stacks = (amount, pips[1]), (stacks[0] - amount + pips[0], stacks[1])
             else:
-                pips, stacks = (self.pips[0], amount), (self.stacks[0], self.stacks[1] - added)
-            return self._replace(
-                button=self.button + 1, pips=pips, stacks=stacks, previous_state=self
-            )
+                pips, stacks = (pips[0], amount), (stacks[0], stacks[1] - amount + pips[1])
+            return self._step(self.button + 1, self.street, pips, stacks)
+        if isinstance(action, FoldAction):
+            return self._fold(active)
         if isinstance(action, BidAction):
             return self._bid(active, action.amount)
         raise TypeError(f"proceed() takes an action, not {action!r}.")
 
+    def _step(
+        self,
+        button: int,
+        street: int,
+        pips: tuple[int, int],
+        stacks: tuple[int, int],
+        auction: bool = False,
+        bids: tuple[int | None, int | None] | None = None,
+    ) -> RoundState:
+        """The next state, with this one as its history.
+
+        Built with ``tuple.__new__`` rather than ``_replace``: this is the
+        engine's innermost loop, and it is several times faster.
+        """
+        return _new_state(
+            RoundState,
+            (
+                button, street, pips, stacks, self.hands, self.board, self, self.rules,
+                auction, self.bids if bids is None else bids, self.bounties,
+            ),
+        )
+
     def _bid(self, active: int, amount: int) -> RoundState:
         bids = (amount, self.bids[1]) if active == 0 else (self.bids[0], amount)
         if bids[1 - active] is None:
-            return self._replace(button=self.button + 1, bids=bids, previous_state=self)
+            return self._step(self.button + 1, self.street, self.pips, self.stacks, True, bids)
         b0, b1 = bids
         assert b0 is not None and b1 is not None
         stacks = self.stacks
@@ -318,16 +328,14 @@ class RoundState(NamedTuple):
             else:
                 stacks = (stacks[0], stacks[1] - b0)
         # Betting on the flop follows the auction, big blind first.
-        return self._replace(button=1, auction=False, bids=bids, stacks=stacks, previous_state=self)
+        return self._step(1, self.street, self.pips, stacks, False, bids)
 
     def _next_street(self) -> State:
         if self.street == 5:
             return TerminalState((0, 0), self, self._bounty_hits(), None)
         if self.street == 0:
-            return self._replace(
-                button=1, street=3, pips=(0, 0), auction=self.rules.auction, previous_state=self
-            )
-        return self._replace(button=1, street=self.street + 1, pips=(0, 0), previous_state=self)
+            return self._step(1, 3, (0, 0), self.stacks, self.rules.auction)
+        return self._step(1, self.street + 1, (0, 0), self.stacks)
 
     def _fold(self, folder: int) -> TerminalState:
         hits = self._bounty_hits()

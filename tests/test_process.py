@@ -17,6 +17,7 @@ from local_runner.process import (
     BotDirectoryError,
     BotProcess,
     BotProgram,
+    BotStartError,
     ResourceLimits,
 )
 
@@ -247,6 +248,29 @@ def test_address_space_limit(tmp_path: Path) -> None:
     assert wait_exit(proc) != 0
     proc.stop()
     assert "MemoryError" in (tmp_path / "logs" / "A.log").read_text()
+
+
+@pytest.mark.parametrize(
+    ("limits", "script", "expected"),
+    [
+        (ResourceLimits(cpu_seconds=1), "while True: pass", -24),  # SIGXCPU
+        (ResourceLimits(open_files=32), "[open('/dev/null') for _ in range(64)]", 1),
+    ],
+)
+def test_cpu_and_open_file_limits(
+    tmp_path: Path, limits: ResourceLimits, script: str, expected: int
+) -> None:
+    proc = process(tmp_path, make_bot(tmp_path, [PY, "-c", script]), limits=limits)
+    proc.start(host="127.0.0.1", port=1)
+    assert wait_exit(proc) == expected
+    proc.stop()
+
+
+def test_start_failure_is_a_clear_error(tmp_path: Path) -> None:
+    proc = process(tmp_path, make_bot(tmp_path, ["./no-such-player"]))
+    with pytest.raises(BotStartError, match=r"could not be started.*commands\.json"):
+        proc.start(host="127.0.0.1", port=1)
+    assert proc.stop().exit_code is None
 
 
 # --- stopping -------------------------------------------------------------------------------

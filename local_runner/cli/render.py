@@ -63,5 +63,7 @@ def describe_faults(result: MatchResult, limit: int = 5) -> list[str]:
             lines.append(fault_sentence(player.name, fault.kind, fault.hand, fault.detail))
         rest = sum(player.fault_counts.values()) - len(shown)
         if rest > 0:
-            lines.append(f"bot {player.name}: {rest} more fault(s); see summary.json and gamelog.txt")
+            lines.append(
+                f"bot {player.name}: {rest} more fault(s); see summary.json and gamelog.txt"
+            )
     return lines

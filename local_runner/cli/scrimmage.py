@@ -28,16 +28,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Play a match between two bots. A BOT is a directory holding commands.json or "
             "startme.sh, or builtin:NAME (random, checkcall, raise). With no BOT, the "
-            f"repository's skeleton/ plays {DEFAULT_OPPONENT}; with one, it plays {DEFAULT_OPPONENT}."
+            f"repository's skeleton/ plays {DEFAULT_OPPONENT}; with one BOT, that bot does."
         ),
     )
     parser.add_argument("bots", nargs="*", metavar="BOT", help="up to two bots")
-    parser.add_argument("--variant", choices=["nlhe", "swap", "auction", "bounty"], help="the game (default: nlhe, or the config's)")
+    parser.add_argument(
+        "--variant",
+        choices=["nlhe", "swap", "auction", "bounty"],
+        help="the game (default: nlhe, or the config's)",
+    )
     parser.add_argument("--rounds", type=_positive, help="hands to play (default 1000)")
-    parser.add_argument("--seed", type=_non_negative, help="seed for the deal (default: random, recorded)")
+    parser.add_argument(
+        "--seed", type=_non_negative, help="seed for the deal (default: random, recorded)"
+    )
     parser.add_argument("--out", type=Path, help="output directory (default: runs/scrimmage-TIME)")
     parser.add_argument("--config", type=Path, help="a TOML match config (flags override it)")
-    parser.add_argument("--json", action="store_true", help="print summary.json to stdout instead of tables")
+    parser.add_argument(
+        "--json", action="store_true", help="print summary.json to stdout instead of tables"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -135,4 +143,3 @@ def _report(console: Console, result: MatchResult, out_dir: Path) -> None:
     for line in describe_faults(result):
         console.print(line, highlight=False)
     console.print(f"Logs: {out_dir}/ (gamelog.txt, hands.jsonl, summary.json)", highlight=False)
-
