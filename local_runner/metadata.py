@@ -1,0 +1,193 @@
+"""The competition metadata of a bot: the fields of its README.txt.
+
+The ACPC rules ask every submission for a README.txt naming the team, its
+affiliation, leader and members with e-mails, location, a short summary of
+the technique and references.  ``pokerbots new`` writes it and
+``pokerbots validate`` reads it back; both use this module, so the format is
+defined once::
+
+    Bot name: my-bot
+    Team name: The Folding Chairs
+    Affiliation: Example University
+    Team leader: Ada Lovelace <ada@example.org>
+    Team members:
+      - Ada Lovelace <ada@example.org>
+      - Alan Turing <alan@example.org>
+    Location: Cambridge, Massachusetts, USA
+    Variant: nlhe
+
+    Technique summary:
+      One or two paragraphs ...
+
+    References:
+      - ...
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = [
+    "EMAIL_PATTERN",
+    "FIELDS",
+    "Metadata",
+    "MetadataError",
+    "Person",
+    "is_email",
+    "parse_person",
+    "parse_readme",
+    "render_readme",
+]
+
+#: A deliberately plain e-mail check: something@domain.tld, no spaces or angle brackets.
+EMAIL_PATTERN = re.compile(r"^[^\s@<>,]+@[^\s@<>,]+\.[^\s@<>,.]+$")
+
+#: README.txt headings, in order, with the attribute each fills.
+FIELDS: tuple[tuple[str, str], ...] = (
+    ("Bot name", "bot_name"),
+    ("Team name", "team_name"),
+    ("Affiliation", "affiliation"),
+    ("Team leader", "leader"),
+    ("Team members", "members"),
+    ("Location", "location"),
+    ("Variant", "variant"),
+    ("Technique summary", "technique"),
+    ("References", "references"),
+)
+
+
+class MetadataError(ValueError):
+    """Metadata that is missing or malformed; the message names the field and the fix."""
+
+
+def is_email(text: str) -> bool:
+    """Whether ``text`` looks like an e-mail address."""
+    return bool(EMAIL_PATTERN.match(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """A team member: a name and an e-mail address."""
+
+    name: str
+    email: str
+
+    def __str__(self) -> str:
+        return f"{self.name} <{self.email}>"
+
+
+def parse_person(text: str, what: str = "team member") -> Person:
+    """Read ``Name <email>`` (or ``Name, email``); :class:`MetadataError` if malformed."""
+    text = text.strip()
+    match = re.fullmatch(r"(.+?)\s*<([^<>]*)>", text) or re.fullmatch(r"(.+?)\s*,\s*(\S+)", text)
+    if not match:
+        raise MetadataError(
+            f"The {what} {text!r} needs a name and an e-mail, written 'Name <name@example.org>'."
+        )
+    name, email = match.group(1).strip(), match.group(2).strip()
+    if not name:
+        raise MetadataError(f"The {what} {text!r} has no name before the e-mail address.")
+    if not is_email(email):
+        raise MetadataError(
+            f"The {what} {name!r} has a malformed e-mail {email!r}; write it like name@example.org."
+        )
+    return Person(name, email)
+
+
+@dataclass(frozen=True, slots=True)
+class Metadata:
+    """Everything README.txt says about a bot and its team."""
+
+    bot_name: str
+    team_name: str
+    affiliation: str
+    leader: Person
+    members: tuple[Person, ...]
+    location: str
+    variant: str
+    technique: str
+    references: tuple[str, ...] = field(default=())
+
+    def validate(self) -> None:
+        """Raise :class:`MetadataError` for an empty required field."""
+        for heading, attribute in FIELDS:
+            value = getattr(self, attribute)
+            if attribute == "references":
+                continue  # "References to relevant papers, if any"
+            if isinstance(value, str) and not value.strip():
+                raise MetadataError(
+                    f"{heading} is empty; every README.txt field must be filled in."
+                )
+            if attribute == "members" and not value:
+                raise MetadataError("Team members is empty; list at least the team leader.")
+
+
+def _indent(text: str) -> list[str]:
+    return ["  " + line if line.strip() else "" for line in text.strip().splitlines()]
+
+
+def render_readme(metadata: Metadata) -> str:
+    """The README.txt text for ``metadata`` (ends with a newline)."""
+    lines = [
+        f"Bot name: {metadata.bot_name}",
+        f"Team name: {metadata.team_name}",
+        f"Affiliation: {metadata.affiliation}",
+        f"Team leader: {metadata.leader}",
+        "Team members:",
+        *(f"  - {member}" for member in metadata.members),
+        f"Location: {metadata.location}",
+        f"Variant: {metadata.variant}",
+        "",
+        "Technique summary:",
+        *_indent(metadata.technique),
+        "",
+        "References:",
+        *(f"  - {reference}" for reference in metadata.references),
+    ]
+    if not metadata.references:
+        lines.append("  (none)")
+    return "\n".join(lines) + "\n"
+
+
+_HEADING = re.compile(r"^([A-Z][A-Za-z ]+):\s*(.*)$")
+
+
+def parse_readme(text: str) -> Metadata:
+    """Read README.txt back; :class:`MetadataError` names the first missing or malformed field."""
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for raw in text.splitlines():
+        match = _HEADING.match(raw)
+        if match and match.group(1) in dict(FIELDS):
+            current = sections.setdefault(match.group(1), [])
+            if match.group(2).strip():
+                current.append(match.group(2).strip())
+        elif current is not None and raw.strip():
+            current.append(raw.strip())
+    missing = [heading for heading, _ in FIELDS if heading not in sections]
+    if missing:
+        raise MetadataError(
+            f"README.txt has no {', '.join(repr(h + ':') for h in missing)} heading; "
+            "regenerate it with `pokerbots new` or add the heading with its value."
+        )
+
+    def one(heading: str) -> str:
+        return " ".join(sections[heading])
+
+    def items(heading: str) -> list[str]:
+        return [line.removeprefix("- ").strip() for line in sections[heading] if line != "(none)"]
+
+    metadata = Metadata(
+        bot_name=one("Bot name"),
+        team_name=one("Team name"),
+        affiliation=one("Affiliation"),
+        leader=parse_person(one("Team leader"), "team leader"),
+        members=tuple(parse_person(line) for line in items("Team members")),
+        location=one("Location"),
+        variant=one("Variant"),
+        technique="\n".join(sections["Technique summary"]),
+        references=tuple(items("References")),
+    )
+    metadata.validate()
+    return metadata
