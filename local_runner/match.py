@@ -67,6 +67,8 @@ class MatchSettings:
     """Seconds a single reply may take before it is a timeout (the MIT engine's hidden 10 s)."""
     enforce_clock: bool = True
     """Charge reply times to the game clock and stop asking a bot whose clock ran out."""
+    record_reply_times: bool = False
+    """Keep every decision's reply time in ``PlayerResult.reply_times`` (for validation)."""
 
 
 @dataclass(slots=True)
@@ -240,6 +242,8 @@ class Match:
         pending.clear()
         reply = self._receive(player)
         player.result.decisions += 1
+        if self.settings.record_reply_times:
+            player.result.reply_times.append(reply.elapsed)
         if reply.action is None:
             return state.default_action(), True
         if not state.is_legal(reply.action):

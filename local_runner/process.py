@@ -34,6 +34,7 @@ from typing import IO, BinaryIO
 TOKEN_VAR = "POKERBOTS_BOT_TOKEN"
 _CHUNK = 64 * 1024
 _WATCH_INTERVAL = 0.25  # seconds between /proc scans while the bot runs
+_PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 _TERM_WAIT = 0.5  # how long SIGTERM gets before SIGKILL
 _KILL_GIVE_UP = 2.0  # how long to keep sending SIGKILL before reporting survivors
 _PR_SET_CHILD_SUBREAPER = 36
@@ -266,6 +267,7 @@ class _Proc:
     session: int
     start: int  # clock ticks since boot; with the pid it identifies a process for good
     zombie: bool
+    rss: int  # resident pages
 
 
 def _read_stat(pid: int) -> _Proc | None:
@@ -278,7 +280,8 @@ def _read_stat(pid: int) -> _Proc | None:
     # The command name (field 2) may contain spaces and ')', so split after the last ')'.
     rest = stat.rpartition(b")")[2].split()
     zombie = rest[0] in (b"Z", b"X")
-    return _Proc(pid, int(rest[1]), int(rest[2]), int(rest[3]), int(rest[19]), zombie)
+    rss = int(rest[21])
+    return _Proc(pid, int(rest[1]), int(rest[2]), int(rest[3]), int(rest[19]), zombie, rss)
 
 
 def _scan_proc() -> dict[int, _Proc]:
@@ -434,11 +437,17 @@ class BotProcess:
         self._stopping = threading.Event()
         self._stop_lock = threading.Lock()
         self._report: StopReport | None = None
+        self._peak_memory = 0
 
     @property
     def pid(self) -> int | None:
         """The main process id, or None before start()."""
         return self._popen.pid if self._popen else None
+
+    @property
+    def peak_memory_bytes(self) -> int:
+        """The largest resident memory of the bot's processes together, sampled while it ran."""
+        return self._peak_memory
 
     @property
     def output_truncated(self) -> bool:
@@ -540,7 +549,8 @@ class BotProcess:
         # Rescanning lets the tracker see a child before it can escape the session and clear
         # its environment; once seen, it is recognised by (pid, start time).
         while not self._stopping.wait(_WATCH_INTERVAL):
-            tracker.scan()
+            pages = sum(proc.rss for proc in tracker.scan().values() if not proc.zombie)
+            self._peak_memory = max(self._peak_memory, pages * _PAGE_SIZE)
 
     def poll(self) -> int | None:
         """The main process's status like Popen.poll(); None while running or before start()."""

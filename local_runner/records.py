@@ -114,6 +114,8 @@ class PlayerResult:
     fault_counts: dict[FaultKind, int] = field(default_factory=dict)
     first_faults: list[Fault] = field(default_factory=list)
     decisions: int = 0
+    reply_times: list[float] = field(default_factory=list)
+    """Seconds per decision, kept only when the match settings ask for them."""
 
     def to_dict(self) -> dict[str, Any]:
         """The ``players`` entry of ``summary.json``."""
