@@ -116,6 +116,8 @@ class PlayerResult:
     decisions: int = 0
     reply_times: list[float] = field(default_factory=list)
     """Seconds per decision, kept only when the match settings ask for them."""
+    peak_memory_bytes: int | None = None
+    """The bot processes' largest resident memory (None for in-process bots)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The ``players`` entry of ``summary.json``."""
@@ -124,6 +126,7 @@ class PlayerResult:
             "bankroll": self.bankroll,
             "time_used": round(self.time_used, 6),
             "decisions": self.decisions,
+            "peak_memory_bytes": self.peak_memory_bytes,
             "faults": {kind.value: self.fault_counts.get(kind, 0) for kind in FaultKind},
             "fault_details": [fault.to_dict() for fault in self.first_faults],
         }

@@ -102,11 +102,13 @@ def run_scrimmage(
     config: ScrimmageConfig,
     out_dir: Path,
     on_hand: Callable[[HandRecord], None] | None = None,
+    record_reply_times: bool = False,
 ) -> MatchResult:
     """Play one match between two bots and write its logs into ``out_dir``.
 
     Returns the result; ``result.interrupted`` is True after Ctrl-C.  Bot
     faults never raise: they are recorded in the result and the logs.
+    ``record_reply_times`` keeps each decision's time in the player results.
     """
     if len(specs) != 2:
         raise UsageError(f"A scrimmage needs two bots, not {len(specs)}.")
@@ -172,7 +174,9 @@ def run_scrimmage(
             if on_hand is not None:
                 on_hand(record)
 
-        settings = MatchSettings(reply_timeout=runner.reply_timeout)
+        settings = MatchSettings(
+            reply_timeout=runner.reply_timeout, record_reply_times=record_reply_times
+        )
         match = Match(seats, rules, config.seed, settings, on_hand=observe)
         for slot, kind, detail in early_faults:
             match.note_fault(slot, kind, detail)
@@ -180,6 +184,7 @@ def run_scrimmage(
         for slot, running in enumerate(processes):
             if running is not None:
                 running.stop(runner.quit_grace)
+                match.players[slot].result.peak_memory_bytes = running.peak_memory_bytes
                 if running.output_truncated:
                     match.note_fault(
                         slot,
