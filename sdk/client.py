@@ -142,7 +142,8 @@ class BotClient:
         self.round_state = state.proceed(action)
 
     def _on_clock(self, clause: Clock) -> None:
-        self.game_state = self.game_state._replace(game_clock=clause.seconds)
+        game = self.game_state
+        self.game_state = GameState(game.bankroll, clause.seconds, game.round_num)
 
     def _on_position(self, clause: Position) -> None:
         self.seat = clause.seat

@@ -149,12 +149,12 @@ class RoundState(NamedTuple):
 
     def with_board(self, board: Cards) -> RoundState:
         """This state with the board dealt so far (the engine's ``B`` clause)."""
-        return self._replace(board=tuple(board))
+        return _new_state(RoundState, (*self[:5], tuple(board), *self[6:]))
 
     def with_hand(self, seat: int, cards: Cards) -> RoundState:
         """This state with ``seat``'s hole cards set (a deal, a swap, or a reveal)."""
         hands = (tuple(cards), self.hands[1]) if seat == 0 else (self.hands[0], tuple(cards))
-        return self._replace(hands=hands)
+        return _new_state(RoundState, (*self[:4], hands, *self[5:]))
 
     def with_auction_result(
         self, stacks: tuple[int, int], bids: tuple[int | None, int | None]

@@ -224,6 +224,15 @@ def test_loser_hitting_its_bounty_changes_nothing() -> None:
     assert end.bounty_hits == (False, True)
 
 
+def test_a_folder_hitting_its_bounty_changes_nothing() -> None:
+    end = play_hand(BOUNTY, [F], bounties_for((True, False)))
+    assert end.bounty_hits == (True, False)
+    assert end.deltas == (-1, 1)
+    end = play_hand(BOUNTY, [R(5), C, R(10), F], bounties_for((True, True)))
+    assert end.folder == 0
+    assert end.deltas == (-18, 18)
+
+
 def test_a_bounty_on_the_board_counts_for_the_winner() -> None:
     end = showdown(BOUNTY, [R(50), C, *CHECK_DOWN_FROM_FLOP], 1, (MISS, BOARD[4][0]))
     assert end.bounty_hits == (False, True)

@@ -24,7 +24,7 @@ from sdk.states import RoundState, State, TerminalState
 DECK = tuple(rank + suit for rank in RANKS for suit in SUITS)
 NEXT_STREET = {0: 3, 3: 4, 4: 5}
 PROPERTY_SETTINGS = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 

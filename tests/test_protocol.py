@@ -367,6 +367,40 @@ def test_exchange_2_1_base_engine(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().err == ""
 
 
+def test_next_hand_swaps_seats_and_a_preflop_fold_reaches_the_big_blind_once() -> None:
+    """After §2.1's hand, the players swap seats; the new dealer folds at once, so the new
+    big blind's only message of the hand is its opening plus the fold and the delta."""
+    # (player, engine line, reply): player 1 (B) is now the dealer.
+    second_hand = [
+        (1, "T29.970 P0 HQc,Jh", "F"),
+        (1, "T29.965 F D-1", "K"),
+        (0, "T29.960 P1 H5c,5d F D1", "K"),
+    ]
+    bots = (
+        ScriptedBot([RaiseAction(6), RaiseAction(8)]),
+        ScriptedBot([CallAction(), CheckAction(), FoldAction(), FoldAction()]),
+    )
+    rules = Rules.for_variant("nlhe")
+    clients = (BotClient(bots[0], rules), BotClient(bots[1], rules))
+    for player, line, reply in EXCHANGE_2_1 + second_hand:
+        assert clients[player].handle(decode_message(line)) == decode_action(reply)
+    a, b = clients
+    assert (a.seat, b.seat) == (1, 0)
+    assert a.game_state.bankroll == 7
+    assert b.game_state.bankroll == -7
+    assert a.game_state.round_num == 3
+    assert len(bots[0].new_rounds) == 2
+    new_state, seat = bots[0].new_rounds[1]
+    assert seat == 1
+    assert new_state.hands == ((), ("5c", "5d"))
+    game_state, end, seat = bots[0].rounds_over[1]
+    assert seat == 1
+    assert end.deltas == (-1, 1)
+    assert end.folder == 0
+    assert game_state.bankroll == 7
+    assert len(bots[0].asked) == 2, "the big blind is never asked to act after a preflop fold"
+
+
 def test_exchange_2_2_swap(capsys: pytest.CaptureFixture[str]) -> None:
     table = replay(EXCHANGE_2_2, Rules.for_variant("swap"))
     check_seat_and_end(table, (("Ah", "Kd"), ("7c", "7s")), (6, -6))

@@ -1,0 +1,122 @@
+"""Hands per second and runner memory, measured side by side in one run.
+
+    python benchmarks/throughput.py [--quick] [--repeats N] [--json]
+
+(a) two subprocess bots over sockets, (b) two in-process bots, for each
+variant; and the runner's peak memory over 1 000 and 10 000 in-process hands
+with logs written.  Each figure is the median of ``--repeats`` runs; the
+machine is shared and noisy, so compare ratios within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from local_runner.builtin_bots import make_builtin
+from local_runner.config import ScrimmageConfig
+from local_runner.match import Match
+from local_runner.scrimmage import BotSpec, run_scrimmage
+from local_runner.seats import InProcessSeat
+from sdk.rules import VARIANTS, Rules
+
+HERE = Path(__file__).resolve().parent
+BOTS = HERE / "bots"
+
+
+def in_process(variant: str, bot: str, hands: int) -> float:
+    """Hands per second of two built-in bots in this process (no logs)."""
+    rules = Rules.for_variant(variant).replace(num_rounds=hands)
+    seats = [InProcessSeat(name, make_builtin(bot, seed), rules) for seed, name in enumerate("AB")]
+    start = time.perf_counter()
+    Match(seats, rules, seed=1).play()
+    return hands / (time.perf_counter() - start)
+
+
+def over_sockets(variant: str, bot: str, hands: int) -> float:
+    """Hands per second of two bot processes over TCP, logs written, start-up excluded."""
+    rules = Rules.for_variant(variant).replace(num_rounds=hands)
+    specs = [BotSpec.parse(str(BOTS / bot)), BotSpec.parse(str(BOTS / bot))]
+    with tempfile.TemporaryDirectory() as out:
+        result = run_scrimmage(specs, ScrimmageConfig(rules=rules, seed=1), Path(out))
+    return hands / result.wall_seconds
+
+
+_MEMORY_PROBE = """
+import resource, sys, tempfile
+from pathlib import Path
+from local_runner.config import ScrimmageConfig
+from local_runner.scrimmage import BotSpec, run_scrimmage
+from sdk.rules import Rules
+rules = Rules().replace(num_rounds=int(sys.argv[1]))
+specs = [BotSpec.parse("builtin:random"), BotSpec.parse("builtin:random")]
+with tempfile.TemporaryDirectory() as out:
+    run_scrimmage(specs, ScrimmageConfig(rules=rules, seed=1), Path(out))
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def peak_memory_mib(hands: int) -> float:
+    """The runner's peak resident memory (MiB) for a logged in-process match of ``hands``."""
+    output = subprocess.run(
+        [sys.executable, "-c", _MEMORY_PROBE, str(hands)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return int(output.split()[-1]) / 1024
+
+
+def median_of(repeats: int, measure: object, *args: object) -> float:
+    """The median of ``repeats`` calls of ``measure(*args)``."""
+    assert callable(measure)
+    return statistics.median(measure(*args) for _ in range(repeats))
+
+
+def main() -> None:
+    """Run every measurement and print a table (or JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer hands and repeats (for CI)")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    repeats = 1 if args.quick else args.repeats
+    socket_hands, local_hands = (500, 2000) if args.quick else (2000, 20000)
+    rows = []
+    for variant in VARIANTS:
+        for bot in ("checkcall", "random"):
+            rows.append(
+                {
+                    "variant": variant,
+                    "bots": bot,
+                    "sockets_hands_per_s": round(
+                        median_of(repeats, over_sockets, variant, bot, socket_hands)
+                    ),
+                    "in_process_hands_per_s": round(
+                        median_of(repeats, in_process, variant, bot, local_hands)
+                    ),
+                }
+            )
+    memory = {hands: round(peak_memory_mib(hands), 1) for hands in (1000, 10000)}
+    if args.json:
+        print(json.dumps({"throughput": rows, "peak_memory_mib": memory}, indent=2))
+        return
+    print(f"{'variant':8} {'bots':10} {'sockets h/s':>12} {'in-process h/s':>15}")
+    for row in rows:
+        print(
+            f"{row['variant']:8} {row['bots']:10} {row['sockets_hands_per_s']:>12} "
+            f"{row['in_process_hands_per_s']:>15}"
+        )
+    print(f"runner peak memory: {memory[1000]} MiB at 1 000 hands, {memory[10000]} MiB at 10 000")
+    print(f"(this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB)")
+
+
+if __name__ == "__main__":
+    main()
