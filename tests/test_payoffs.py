@@ -81,7 +81,7 @@ def seat_delta(deltas: tuple[int, int], seat: int) -> int:
     return deltas[seat]
 
 
-CHECK_DOWN_FROM_FLOP = (K, K, K, K, K, K)
+CHECK_DOWN_FROM_FLOP: tuple[Action, ...] = (K, K, K, K, K, K)
 
 
 # -- the five worked examples of rules/bounty-holdem.txt --------------------
@@ -99,9 +99,9 @@ def test_example_1_both_bet_50_winner_hits_wins_85(a: int) -> None:
 
 def _example_2_actions(a: int) -> list[Action]:
     # Preflop limp/check and a flop bet of 28 called: 60 chips in the pot after the flop.
-    flop = [C, K, R(28), C]
+    flop: list[Action] = [C, K, R(28), C]
     # On the turn the big blind (seat 1) acts first; if A is the dealer, B checks first.
-    turn = [R(10), R(30), F] if a == 1 else [K, R(10), R(30), F]
+    turn: list[Action] = [R(10), R(30), F] if a == 1 else [K, R(10), R(30), F]
     return flop + turn
 
 
@@ -253,19 +253,19 @@ def test_other_bounty_parameters() -> None:
 
 @pytest.mark.parametrize("each", [2, 6, 51, 400])
 def test_non_bounty_ties_leave_bankrolls_unchanged(each: int) -> None:
-    preflop = [R(each), C] if each > 2 else [C, K]
+    preflop: list[Action] = [R(each), C] if each > 2 else [C, K]
     end = showdown(NLHE, [*preflop, *CHECK_DOWN_FROM_FLOP], None)
     assert end.previous_state.contributions == (each, each)
     assert end.deltas == (0, 0)
 
 
 def test_auction_tie_with_unequal_contributions_is_zero() -> None:
-    auction = [R(6), C, BidAction(12), BidAction(21)]
+    auction: list[Action] = [R(6), C, BidAction(12), BidAction(21)]
     end = showdown(AUCTION, [*auction, *CHECK_DOWN_FROM_FLOP], None)
     # The dealer paid the big blind's bid of 12 for the third card.
     assert end.previous_state.contributions == (18, 6)
     assert end.deltas == (0, 0)
-    odd = [R(6), C, BidAction(7), BidAction(30)]
+    odd: list[Action] = [R(6), C, BidAction(7), BidAction(30)]
     end = showdown(AUCTION, [*odd, *CHECK_DOWN_FROM_FLOP], None)
     assert end.previous_state.contributions == (13, 6)
     assert end.deltas == (0, 0)

@@ -16,7 +16,15 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from sdk.actions import Action, BidAction, CallAction, CheckAction, FoldAction, RaiseAction
+from sdk.actions import (
+    Action,
+    ActionType,
+    BidAction,
+    CallAction,
+    CheckAction,
+    FoldAction,
+    RaiseAction,
+)
 from sdk.payoffs import hand_deltas
 from sdk.rules import RANKS, SUITS, VARIANTS, BountyRules, Rules
 from sdk.states import RoundState, State, TerminalState
@@ -92,6 +100,11 @@ def amounts(low: int, high: int) -> st.SearchStrategy[int]:
     return st.one_of(st.sampled_from([low, high]), st.integers(low, high))
 
 
+PASSIVE: dict[ActionType, Action] = {
+    FoldAction: FoldAction(), CallAction: CallAction(), CheckAction: CheckAction()
+}
+
+
 def draw_action(data: st.DataObject, state: RoundState) -> Action:
     """A random legal action, amounts anywhere within bounds (the bounds themselves often)."""
     kind = data.draw(st.sampled_from(sorted(state.legal_actions(), key=lambda t: t.__name__)))
@@ -99,7 +112,7 @@ def draw_action(data: st.DataObject, state: RoundState) -> Action:
         return RaiseAction(data.draw(amounts(*state.raise_bounds()), label="raise"))
     if kind is BidAction:
         return BidAction(data.draw(amounts(*state.bid_bounds()), label="bid"))
-    return kind()
+    return PASSIVE[kind]
 
 
 def check_decision(data: st.DataObject, state: RoundState) -> None:

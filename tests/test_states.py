@@ -522,7 +522,8 @@ def test_terminal_state_bids_are_the_hands_bids() -> None:
 
 def test_with_auction_result_sets_stacks_and_bids() -> None:
     # A client that cannot see the opponent's sealed bid steps it as HIDDEN_BID.
-    state = round_state(start(AUCTION, [R(6), C]).proceed(A(HIDDEN_BID)).proceed(A(20)))
+    sealed = round_state(start(AUCTION, [R(6), C]).proceed(A(HIDDEN_BID)))
+    state = round_state(sealed.proceed(A(20)))
     assert state.bids == (20, HIDDEN_BID)
     assert state.stacks == (394, 394)
     updated = state.with_auction_result((382, 394), (20, 12))

@@ -89,7 +89,7 @@ def _bot_texts(names: list[str]) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Play the scrimmage the arguments describe; 0 when the match completed."""
     console = Console(stderr=args.json)
-    error_console = Console(stderr=True)
+    error_console = Console(stderr=True, soft_wrap=True)
     try:
         specs = [BotSpec.parse(text) for text in _bot_texts(list(args.bots))]
         config = load_config(args.config).with_overrides(

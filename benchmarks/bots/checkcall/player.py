@@ -1,7 +1,16 @@
 """Benchmark bot: checks when it can, calls otherwise (the cheapest legal play)."""
 
-from sdk import Action, BidAction, Bot, CallAction, CheckAction, GameState, RoundState
-from sdk import parse_args, run_bot
+from sdk import (
+    Action,
+    BidAction,
+    Bot,
+    CallAction,
+    CheckAction,
+    GameState,
+    RoundState,
+    parse_args,
+    run_bot,
+)
 
 
 class Player(Bot):

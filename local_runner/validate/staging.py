@@ -1,0 +1,121 @@
+"""Put a submission into a private directory, refusing it first if it is unsafe.
+
+An archive is inspected by :mod:`local_runner.archive` and extracted only if
+nothing is wrong with it; a directory is inspected the same way and copied.
+Every later check, and the smoke match, works on that private copy, so
+validation never writes next to the author's files.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..archive import (
+    ArchiveLimits,
+    ArchiveReport,
+    Problem,
+    UnsafeArchiveError,
+    archive_kind,
+    extract_archive,
+    inspect_archive,
+    inspect_directory,
+)
+from .checks import CheckResult, format_bytes
+
+__all__ = ["StagedPackage", "safety_checks", "size_check", "stage"]
+
+
+@dataclass(frozen=True, slots=True)
+class StagedPackage:
+    """A submission after inspection: the report, and the private copy (None if refused)."""
+
+    report: ArchiveReport
+    top: Path | None
+    checks: tuple[CheckResult, ...]
+
+
+def safety_checks(report: ArchiveReport) -> list[CheckResult]:
+    """One failed check per kind of problem (named like the problem), or ``safety`` passing."""
+    by_kind: dict[str, list[Problem]] = {}
+    for problem in report.problems:
+        by_kind.setdefault(problem.check, []).append(problem)
+    if not by_kind:
+        return [CheckResult.passed(
+            "safety", "No absolute paths, '..' components, escaping links or special files, "
+                      "and within the size and file limits.")]
+    checks = []
+    for kind, problems in by_kind.items():
+        more = f" (and {len(problems) - 1} more like it)" if len(problems) > 1 else ""
+        checks.append(CheckResult.failed(kind, problems[0].message + more, problems[0].hint))
+    return checks
+
+
+def size_check(report: ArchiveReport) -> CheckResult:
+    """The package's sizes, for the report (the limits themselves are safety checks)."""
+    compressed = (f"{format_bytes(report.compressed_bytes)} compressed, "
+                  if report.kind != "directory" else "")
+    return CheckResult.passed(
+        "sizes", f"{compressed}{format_bytes(report.uncompressed_bytes)} uncompressed, "
+                 f"{report.file_count} files and folders.")
+
+
+def stage(path: Path, work: Path, limits: ArchiveLimits) -> StagedPackage:
+    """Inspect ``path`` (a directory or an archive) and copy it into ``work/package``.
+
+    ``work`` must be a private, existing directory.  Raises ValueError if
+    ``path`` is neither a directory nor a supported archive.
+    """
+    top = work / "package"
+    top.mkdir()
+    if path.is_dir():
+        report = inspect_directory(path, limits)
+        if report.ok:
+            try:
+                _copy_directory(path, top / path.resolve().name)
+            except (OSError, shutil.Error) as error:
+                return _refused(report, CheckResult.failed(
+                    "readable", f"The folder could not be copied: {_first_error(error)}.",
+                    "Make every file of the bot readable (chmod -R u+r) and try again."))
+    elif archive_kind(path) is None:
+        raise ValueError(f"{path} is neither a directory nor a .zip, .jar, .tar, .tar.gz or "
+                         ".tgz archive; pass the bot folder or its archive.")
+    else:
+        report = inspect_archive(path, limits)
+        if report.ok:
+            try:
+                extract_archive(path, top, limits)
+            except UnsafeArchiveError as error:
+                report = error.report
+    checks = (*safety_checks(report), size_check(report))
+    return StagedPackage(report, top if report.ok else None, checks)
+
+
+def _refused(report: ArchiveReport, check: CheckResult) -> StagedPackage:
+    return StagedPackage(report, None, (check, size_check(report)))
+
+
+def _first_error(error: OSError | shutil.Error) -> str:
+    if isinstance(error, shutil.Error) and error.args and isinstance(error.args[0], list):
+        source, _target, reason = error.args[0][0]
+        return f"{source}: {reason}"
+    return str(error)
+
+
+def _copy_directory(source: Path, target: Path) -> None:
+    """Copy a bot folder, keeping its (inside-pointing) links and making absolute ones relative.
+
+    An absolute link would point back into the author's folder, so the smoke
+    match could write there; a relative one points into the copy.
+    """
+    shutil.copytree(source, target, symlinks=True)
+    real_source = os.path.realpath(source)
+    for directory, dirnames, filenames in os.walk(target):
+        for name in dirnames + filenames:
+            link = os.path.join(directory, name)
+            if os.path.islink(link) and os.path.isabs(os.readlink(link)):
+                inside = os.path.relpath(os.path.realpath(os.readlink(link)), real_source)
+                os.unlink(link)
+                os.symlink(os.path.relpath(os.path.join(target, inside), directory), link)

@@ -1,0 +1,63 @@
+"""The scrimmage command as a user runs it: a real `pokerbots` process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT
+
+
+def pokerbots(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "local_runner.cli", *args]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+def test_no_bots_plays_the_skeleton_against_a_builtin_and_prints_json(tmp_path: Path) -> None:
+    run = pokerbots("scrimmage", "--rounds", "50", "--seed", "4", "--out", str(tmp_path), "--json")
+    assert run.returncode == 0, run.stderr
+    summary = json.loads(run.stdout)
+    assert [p["name"] for p in summary["players"]] == ["skeleton", "random"]
+    assert summary["rounds"] == 50 and summary["seed"] == 4
+    assert all(not any(p["faults"].values()) for p in summary["players"])
+    assert (tmp_path / "summary.json").is_file() and (tmp_path / "gamelog.txt").is_file()
+
+
+def test_the_table_names_both_bots(tmp_path: Path) -> None:
+    run = pokerbots(
+        "scrimmage", "builtin:checkcall", "builtin:raise", "--rounds", "20", "--out", str(tmp_path)
+    )
+    assert run.returncode == 0, run.stderr
+    assert "checkcall" in run.stdout and "raise" in run.stdout and "bankroll" in run.stdout
+
+
+def test_the_same_seed_gives_the_same_match(tmp_path: Path) -> None:
+    first = pokerbots("scrimmage", "builtin:random", "builtin:random", "--rounds", "100",
+                      "--seed", "9", "--out", str(tmp_path / "a"), "--json")
+    second = pokerbots("scrimmage", "builtin:random", "builtin:random", "--rounds", "100",
+                       "--seed", "9", "--out", str(tmp_path / "b"), "--json")
+    assert first.returncode == second.returncode == 0
+    bankrolls = [[p["bankroll"] for p in json.loads(r.stdout)["players"]] for r in (first, second)]
+    assert bankrolls[0] == bankrolls[1]
+    assert (tmp_path / "a" / "hands.jsonl").read_text() == (tmp_path / "b" / "hands.jsonl").read_text()
+
+
+def test_usage_errors_exit_2_with_a_message_and_no_traceback(tmp_path: Path) -> None:
+    cases = [
+        (("scrimmage", str(tmp_path / "missing")), "does not exist"),
+        (("scrimmage", "builtin:nobody"), "no built-in bot 'builtin:nobody'"),
+        (("scrimmage", "--config", str(tmp_path / "none.toml")), "does not exist"),
+        (("scrimmage", "a", "b", "c"), "at most two bots"),
+    ]
+    for args, message in cases:
+        run = pokerbots(*args, "--out", str(tmp_path / "out"))
+        assert run.returncode == 2, (args, run.stdout, run.stderr)
+        assert message in run.stderr, (args, run.stderr)
+        assert "Traceback" not in run.stderr
+
+
+def test_bad_flag_values_are_usage_errors() -> None:
+    run = pokerbots("scrimmage", "--rounds", "zero")
+    assert run.returncode == 2 and "not a whole number" in run.stderr
