@@ -84,7 +84,8 @@ class DuplicateResult:
     def pair_deltas(self, bot: int) -> list[int]:
         """Bot ``bot``'s result per complete hand pair (first-half hand + its replay)."""
         n = self.pairs
-        return [a + b for a, b in zip(self.deltas[0][bot][:n], self.deltas[1][bot][:n], strict=True)]
+        first, second = self.deltas[0][bot][:n], self.deltas[1][bot][:n]
+        return [a + b for a, b in zip(first, second, strict=True)]
 
     def summaries(self, confidence: float = 0.95) -> tuple[Summary, Summary] | None:
         """Each bot's result with a CI over hand pairs; None without a complete pair."""
@@ -104,6 +105,7 @@ class DuplicateResult:
         """The content of the combined ``summary.json``."""
         first = self.halves[0]
         summaries = self.summaries()
+        statistics = None if summaries is None else statistics_dict(self.names, summaries, True)
         players = []
         for bot, name in enumerate(self.names):
             results = [self.player(half, bot) for half in range(len(self.halves))]
@@ -140,7 +142,7 @@ class DuplicateResult:
                 for directory, half in zip(HALF_DIRECTORIES, self.halves, strict=False)
             ],
             "players": players,
-            "statistics": None if summaries is None else statistics_dict(self.names, summaries, True),
+            "statistics": statistics,
         }
 
 

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from sdk.actions import HIDDEN_BID, Action, BidAction, CheckAction
+from sdk.actions import HIDDEN_BID, Action, BidAction, CheckAction, RaiseAction
 from sdk.protocol import (
     AuctionResult,
     Board,
@@ -244,52 +244,51 @@ class Match:
         player.result.decisions += 1
         if self.settings.record_reply_times:
             player.result.reply_times.append(reply.elapsed)
-        if reply.action is None:
+        action = reply.action
+        if action is None:
             return state.default_action(), True
-        if not state.is_legal(reply.action):
+        if type(action) not in legal or not _within_bounds(action, state):
             self._fault(
                 player,
                 FaultKind.ILLEGAL,
                 hand,
-                f"attempted illegal {_describe(reply.action, state)}",
+                f"attempted illegal {_describe(action, state)}",
             )
             return state.default_action(), True
-        return reply.action, False
+        return action, False
 
     def _receive(self, player: _Player) -> Reply:
         """The next reply of ``player``, charged to its clock; end-of-hand acks are checked here."""
+        settings, seat = self.settings, player.seat
         while True:
-            budget = self.settings.reply_timeout
-            if self.settings.enforce_clock:
-                budget = min(budget, max(player.clock, 0.0))
-            reply = player.seat.receive(budget)
-            extra = player.seat.take_unrequested()
+            budget = settings.reply_timeout
+            if settings.enforce_clock and player.clock < budget:
+                budget = max(player.clock, 0.0)
+            reply = seat.receive(budget)
+            player.result.time_used += reply.elapsed
+            extra = seat.take_unrequested()
             if extra:
                 self._fault(
-                    player,
-                    FaultKind.MISFORMATTED,
-                    reply.hand,
+                    player, FaultKind.MISFORMATTED, reply.hand,
                     f"sent {extra} line(s) no message asked for (one reply per message)",
-                )
-            player.result.time_used += reply.elapsed
-            if self.settings.enforce_clock:
-                player.clock -= reply.elapsed
+                )  # fmt: skip
             if reply.fault is not None:
                 self._fault(player, reply.fault, reply.hand, reply.detail)
-            elif self.settings.enforce_clock and player.clock <= 0.0:
-                self._fault(player, FaultKind.TIMEOUT, reply.hand, "ran out of time")
-                reply = Reply(reply.hand, None, reply.elapsed, reply.is_ack, reply.text)
-            if player.clock <= 0.0 and self.settings.enforce_clock:
-                player.out_of_time = True
+            if settings.enforce_clock:
+                player.clock -= reply.elapsed
+                if player.clock <= 0.0 and not player.out_of_time:
+                    player.out_of_time = True
+                    if reply.fault is None:
+                        # The reply came after the clock ran out: it does not count.
+                        self._fault(player, FaultKind.TIMEOUT, reply.hand, "ran out of time")
+                        reply = Reply(reply.hand, None, reply.elapsed, reply.is_ack, reply.text)
             if reply.is_ack:
                 if reply.action is not None and reply.action != _CHECK:
                     self._fault(
-                        player,
-                        FaultKind.ILLEGAL,
-                        reply.hand,
+                        player, FaultKind.ILLEGAL, reply.hand,
                         f"answered the end of the hand with {reply.text or reply.action!r}, not K",
-                    )
-                if player.seat.outstanding:
+                    )  # fmt: skip
+                if seat.outstanding:
                     continue  # the reply this call is for comes next
             return reply
 
@@ -413,6 +412,16 @@ def _bounty_hits_clause(terminal: TerminalState, seat: int) -> BountyHits:
     elif terminal.deltas[1] > 0:
         hits[0] = None
     return BountyHits(hits[seat], hits[1 - seat])
+
+
+def _within_bounds(action: Action, state: RoundState) -> bool:
+    """Whether a raise or bid amount is a whole number within its bounds."""
+    if isinstance(action, RaiseAction):
+        low, high = state.raise_bounds()
+        return type(action.amount) is int and low <= action.amount <= high
+    if isinstance(action, BidAction):
+        return type(action.amount) is int and 0 <= action.amount <= state.stacks[state.button % 2]
+    return True
 
 
 def _describe(action: Action, state: RoundState) -> str:

@@ -227,10 +227,10 @@ class RoundState(NamedTuple):
             return False
         if isinstance(action, RaiseAction):
             low, high = self.raise_bounds()
-            return low <= action.amount <= high
+            return _whole(action.amount) and low <= action.amount <= high
         if isinstance(action, BidAction):
             low, high = self.bid_bounds()
-            return low <= action.amount <= high
+            return _whole(action.amount) and low <= action.amount <= high
         return True
 
     def default_action(self) -> Action:
@@ -308,8 +308,17 @@ class RoundState(NamedTuple):
         return _new_state(
             RoundState,
             (
-                button, street, pips, stacks, self.hands, self.board, self, self.rules,
-                auction, self.bids if bids is None else bids, self.bounties,
+                button,
+                street,
+                pips,
+                stacks,
+                self.hands,
+                self.board,
+                self,
+                self.rules,
+                auction,
+                self.bids if bids is None else bids,
+                self.bounties,
             ),
         )
 
@@ -365,6 +374,11 @@ class RoundState(NamedTuple):
         hits = self._bounty_hits()
         deltas = hand_deltas(self.rules, self.stacks, winner, [bool(h) for h in hits])
         return TerminalState(deltas, self, hits, None)
+
+
+def _whole(amount: object) -> bool:
+    """Chips are whole numbers: an in-process bot could hand over 4.5, "10" or True."""
+    return type(amount) is int
 
 
 #: Either kind of state a hand can be in.

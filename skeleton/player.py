@@ -1,74 +1,89 @@
-"""A starter bot: plays its made hand, sizes bets by strength, and never breaks the rules.
+"""A starter bot: rates its cards, bets strong hands, calls fair prices, folds weak hands to bets.
 
-Edit ``get_action``: it receives the game state and the round state and
-returns one of ``round_state.legal_actions()``.
+Edit ``get_action``: it receives the game state and the round state and must return one
+of ``round_state.legal_actions()`` (raises and bids within their bounds).  Check your
+changes with ``python -m pytest`` and play a match with ``pokerbots scrimmage .``.
+
+The engine starts the bot as ``python3 player.py [HOST] PORT`` (see commands.json and
+startme.sh); everything it needs is in this folder: the SDK is vendored in ``sdk/``.
 """
 
 from __future__ import annotations
 
-import eval7
+import eval7  # type: ignore[import-untyped, unused-ignore]
 
 from sdk.actions import Action, BidAction, CallAction, CheckAction, FoldAction, RaiseAction
 from sdk.bot import Bot
 from sdk.runner import parse_args, run_bot
 from sdk.states import GameState, RoundState, TerminalState
 
+#: The game this bot is written for (nlhe, swap, auction or bounty).  The runner's
+#: rules, when it hands them over, take precedence; the bot plays every variant.
 VARIANT = "nlhe"
+
 RANKS = "23456789TJQKA"
+#: eval7 cards by name, built once: creating them on every decision would cost time.
+CARDS = {rank + suit: eval7.Card(rank + suit) for rank in RANKS for suit in "cdhs"}
 
 
 def preflop_strength(cards: tuple[str, ...]) -> float:
-    """A rough 0..1 strength of two hole cards: pairs and high, suited, connected cards score higher."""
+    """A rough 0..1 strength of two hole cards: pairs, high, suited cards score higher."""
     high, low = sorted((RANKS.index(card[0]) for card in cards[:2]), reverse=True)
-    score = (high + low) / 24
     if high == low:
-        score = 0.5 + high / 24
-    elif cards[0][1] == cards[1][1]:
+        return 0.5 + high / 24
+    score = (high + low) / 24
+    if cards[0][1] == cards[1][1]:
         score += 0.05
     return min(score, 1.0)
 
 
 def made_hand_strength(hand: tuple[str, ...], board: tuple[str, ...]) -> float:
-    """A rough 0..1 strength of the best five-card hand: its category (pair, two pair, ...) over 8."""
-    value = eval7.evaluate([eval7.Card(card) for card in hand + board])
+    """A rough 0..1 strength of the best five-card hand: its category (pair, ...) over 8."""
+    value: int = eval7.evaluate([CARDS[card] for card in hand + board])
     return (value >> 24) / 8
 
 
+def hits_bounty(rank: str | None, hand: tuple[str, ...], board: tuple[str, ...]) -> bool:
+    """Bounty Hold'em: whether the bounty ``rank`` is among the hole cards or the board."""
+    return rank is not None and any(card[0] == rank for card in hand + board)
+
+
 class Player(Bot):
-    """The starter bot."""
+    """The starter bot; the engine calls the three methods below."""
 
     def __init__(self) -> None:
         self.hands_won = 0
 
     def handle_new_round(self, game_state: GameState, round_state: RoundState, active: int) -> None:
-        """Called at the start of every hand."""
+        """Called when a hand starts; your cards are ``round_state.hands[active]``."""
 
     def handle_round_over(
         self, game_state: GameState, terminal_state: TerminalState, active: int
     ) -> None:
-        """Called at the end of every hand; ``terminal_state.deltas[active]`` is this hand's result."""
+        """Called when a hand ends; ``terminal_state.deltas[active]`` is what you won."""
         if terminal_state.deltas[active] > 0:
             self.hands_won += 1
 
     def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
-        """Bet strong hands, call fair prices, fold weak hands to bets."""
+        """Bet strong hands, call fair prices, fold weak hands to bets; bid a little."""
         legal = round_state.legal_actions()
-        if BidAction in legal:  # Auction Hold'em: bid a little for the third card
+        if BidAction in legal:  # Auction Hold'em: bid a quarter of the pot for a third card
             low, high = round_state.bid_bounds()
             return BidAction(min(high, max(low, round_state.pot // 4)))
-        hand = round_state.hands[active]
+        hand, board = round_state.hands[active], round_state.board
         if round_state.street == 0:
             strength = preflop_strength(hand)
         else:
-            strength = made_hand_strength(hand, round_state.board)
-        cost = round_state.continue_cost
+            strength = made_hand_strength(hand, board)
+        if hits_bounty(round_state.bounties[active], hand, board):
+            strength += 0.1  # Bounty Hold'em: a won hand pays more
         if RaiseAction in legal and strength >= 0.7:
             low, high = round_state.raise_bounds()
             return RaiseAction(min(high, max(low, round_state.pot)))
         if CheckAction in legal:
             return CheckAction()
-        pot_odds = cost / (round_state.pot + cost)
-        if strength >= pot_odds + 0.2:
+        cost = round_state.continue_cost
+        if strength >= cost / (round_state.pot + cost) + 0.2:
             return CallAction()
         return FoldAction()
 

@@ -349,6 +349,8 @@ def test_is_legal_rejects_actions_in_the_auction_other_than_bids() -> None:
 
 @pytest.mark.parametrize("amount", [4.5, "10"])
 def test_is_legal_rejects_amounts_that_are_not_whole_chips(amount: object) -> None:
+    """In-process bots hand their action objects straight to the engine's is_legal check
+    (no codec in between), so is_legal itself must refuse fractional or non-numeric amounts."""
     state = start(AUCTION, [R(6), C])
     assert state.is_legal(A(amount)) is False  # type: ignore[arg-type]
     betting = start(actions=[R(6), C])

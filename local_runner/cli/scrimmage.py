@@ -5,19 +5,26 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
 
 from ..config import ConfigError, ScrimmageConfig, load_config
+from ..duplicate import HALF_DIRECTORIES, DuplicateResult, run_duplicate
 from ..records import HandRecord, MatchResult
 from ..scrimmage import BotSpec, UsageError, run_scrimmage
+from ..standings import MatchStats, ci_sentence, statistics_dict
+from ..stats import Summary
 from .render import describe_faults, result_table
 
 __all__ = ["register", "run"]
 
 DEFAULT_OPPONENT = "builtin:random"
+STATISTICS_FILE = "statistics.json"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,6 +52,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--config", type=Path, help="a TOML match config (flags override it)")
     parser.add_argument(
         "--json", action="store_true", help="print summary.json to stdout instead of tables"
+    )
+    parser.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play the deals twice, seats swapped and bots restarted; report each half and pairs",
+    )
+    parser.add_argument(
+        "--plot", action="store_true", help="also write bankroll.png (needs matplotlib)"
     )
     parser.set_defaults(handler=run)
 
@@ -96,32 +111,58 @@ def run(args: argparse.Namespace) -> int:
             variant=args.variant, rounds=args.rounds, seed=args.seed
         )
         out_dir = args.out or Path("runs") / time.strftime("scrimmage-%Y%m%d-%H%M%S")
-        result = _play(specs, config, out_dir, console, show_progress=not args.json)
+        show = not args.json
+        if args.duplicate:
+            duplicate = _play_duplicate(specs, config, out_dir, console, show)
+            summary, interrupted = duplicate.to_dict(), duplicate.interrupted
+            hands = duplicate.hands
+        else:
+            result, stats = _play(specs, config, out_dir, console, show_progress=show)
+            summary, interrupted, hands = result.to_dict(), result.interrupted, result.hands_played
+            summaries = stats.summaries(config.rules.big_blind)
+            names = (result.players[0].name, result.players[1].name)
+            summary["statistics"] = None if summaries is None else statistics_dict(names, summaries)
+            (out_dir / STATISTICS_FILE).write_text(
+                json.dumps(summary["statistics"], indent=2) + "\n", encoding="utf-8"
+            )
     except (UsageError, ConfigError) as error:
         error_console.print(f"[bold red]error:[/] {error}", highlight=False)
         return 2
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        print(json.dumps(summary, indent=2))
+    elif args.duplicate:
+        _report_duplicate(console, duplicate, out_dir)
     else:
-        _report(console, result, out_dir)
-    if result.interrupted:
+        _report(console, result, summaries, out_dir)
+    if args.plot:
+        _plot(out_dir, console, error_console)
+    if interrupted:
         error_console.print(
-            f"Interrupted: {result.hands_played} hands were played; their logs are in {out_dir}."
+            f"Interrupted: {hands} hands were played; their logs are in {out_dir}."
         )
         return 130
     return 0
 
 
-def _play(
-    specs: list[BotSpec],
-    config: ScrimmageConfig,
-    out_dir: Path,
-    console: Console,
-    show_progress: bool,
-) -> MatchResult:
-    total = config.rules.num_rounds
-    if not show_progress or not console.is_terminal:
-        return run_scrimmage(specs, config, out_dir)
+def _plot(out_dir: Path, console: Console, error_console: Console) -> None:
+    from ..plots import PlotUnavailable, plot_match_bankroll
+
+    try:
+        path = plot_match_bankroll(out_dir)
+    except PlotUnavailable as error:
+        error_console.print(f"[bold yellow]warning:[/] {error}", highlight=False)
+        return
+    console.print(f"Chart: {path}", highlight=False)
+
+
+@contextmanager
+def _progress(
+    console: Console, show: bool, description: str, total: int
+) -> Iterator[Callable[[HandRecord], None] | None]:
+    """A progress bar over ``total`` hands, as a hand observer (None when not shown)."""
+    if not show or not console.is_terminal:
+        yield None
+        return
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -130,16 +171,104 @@ def _play(
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task(f"{specs[0].name} vs {specs[1].name}", total=total)
+        task = progress.add_task(description, total=total)
 
         def advance(record: HandRecord) -> None:
-            progress.update(task, completed=record.number)
+            progress.advance(task)
 
-        return run_scrimmage(specs, config, out_dir, on_hand=advance)
+        yield advance
 
 
-def _report(console: Console, result: MatchResult, out_dir: Path) -> None:
+def _play(
+    specs: list[BotSpec],
+    config: ScrimmageConfig,
+    out_dir: Path,
+    console: Console,
+    show_progress: bool,
+) -> tuple[MatchResult, MatchStats]:
+    description = f"{specs[0].name} vs {specs[1].name}"
+    with _progress(console, show_progress, description, config.rules.num_rounds) as advance:
+        stats = MatchStats(then=advance)
+        return run_scrimmage(specs, config, out_dir, on_hand=stats), stats
+
+
+def _play_duplicate(
+    specs: list[BotSpec],
+    config: ScrimmageConfig,
+    out_dir: Path,
+    console: Console,
+    show_progress: bool,
+) -> DuplicateResult:
+    description = f"{specs[0].name} vs {specs[1].name}, duplicate"
+    with _progress(console, show_progress, description, 2 * config.rules.num_rounds) as advance:
+        return run_duplicate(specs, config, out_dir, on_hand=advance)
+
+
+def _verdict_lines(
+    names: tuple[str, str], summaries: tuple[Summary, Summary] | None, duplicate: bool = False
+) -> list[str]:
+    if summaries is None:
+        return ["No hands were played, so there are no statistics."]
+    lines = [ci_sentence(name, s, duplicate) for name, s in zip(names, summaries, strict=True)]
+    return [*lines, f"Verdict: {summaries[0].verdict(names[0], names[1])}."]
+
+
+def _report(
+    console: Console,
+    result: MatchResult,
+    summaries: tuple[Summary, Summary] | None,
+    out_dir: Path,
+) -> None:
     console.print(result_table(result))
+    names = (result.players[0].name, result.players[1].name)
+    for line in _verdict_lines(names, summaries):
+        console.print(line, highlight=False, soft_wrap=True)
     for line in describe_faults(result):
         console.print(line, highlight=False)
-    console.print(f"Logs: {out_dir}/ (gamelog.txt, hands.jsonl, summary.json)", highlight=False)
+    console.print(
+        f"Logs: {out_dir}/ (gamelog.txt, hands.jsonl, summary.json, {STATISTICS_FILE})",
+        highlight=False,
+    )
+
+
+def _pair_table(duplicate: DuplicateResult) -> Table:
+    """Each bot's chips per half and over the pairs, with mbb/hand and its interval."""
+    first = duplicate.halves[0]
+    table = Table(
+        title=(
+            f"{first.rules.variant} · duplicate · {duplicate.pairs} hand pairs · seed {first.seed}"
+        ),
+        title_justify="left",
+    )
+    table.add_column("bot")
+    for column in ("half 1", "half 2", "total", "mbb/hand", "95% CI"):
+        table.add_column(column, justify="right")
+    summaries = duplicate.summaries()
+    for bot, name in enumerate(duplicate.names):
+        halves = [
+            f"{duplicate.player(h, bot).bankroll:+d}" for h in range(len(duplicate.halves))
+        ]
+        halves += ["-"] * (2 - len(halves))
+        if summaries is None:
+            rate, interval = "-", "-"
+        else:
+            mbb = summaries[bot].mbb_per_hand
+            rate, interval = f"{mbb.mean:+.1f}", f"{mbb.low:+.1f} to {mbb.high:+.1f}"
+        table.add_row(name, *halves, f"{duplicate.bankrolls[bot]:+d}", rate, interval)
+    return table
+
+
+def _report_duplicate(console: Console, duplicate: DuplicateResult, out_dir: Path) -> None:
+    for directory, half in zip(HALF_DIRECTORIES, duplicate.halves, strict=False):
+        table = result_table(half)
+        table.title = f"{directory}: {table.title}"
+        console.print(table)
+        for line in describe_faults(half):
+            console.print(line, highlight=False)
+    console.print(_pair_table(duplicate))
+    for line in _verdict_lines(duplicate.names, duplicate.summaries(), duplicate=True):
+        console.print(line, highlight=False, soft_wrap=True)
+    console.print(
+        f"Logs: {out_dir}/ (summary.json; each half's logs in half-1/ and half-2/)",
+        highlight=False,
+    )

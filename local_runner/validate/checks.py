@@ -8,6 +8,7 @@ checks read the private copy of the package and run nothing from it.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -17,10 +18,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from sdk.rules import VARIANTS
+
 from ..metadata import Metadata, MetadataError, parse_readme
 from ..process import BotDirectoryError, BotProgram
 from ..vendor import check_vendored_sdk as compare_vendored_sdk
-from sdk.rules import VARIANTS
 
 __all__ = [
     "BotFiles",
@@ -94,13 +96,16 @@ class CheckResult:
                 "hint": self.hint}
 
 
-def format_bytes(count: int) -> str:
-    """A byte count for people, in decimal units: ``'532 B'``, ``'1.2 MB'``."""
-    value = float(count)
-    for unit in ("B", "kB", "MB", "GB"):
-        if value < 1000 or unit == "GB":
-            return f"{count} B" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1000
+def format_bytes(count: int, binary: bool = False) -> str:
+    """A byte count for people: ``'532 B'``, ``'1.2 MB'``, or with ``binary`` ``'4 GiB'``."""
+    base, units = (1024, ("KiB", "MiB", "GiB")) if binary else (1000, ("kB", "MB", "GB"))
+    if count < base:
+        return f"{count} B"
+    value = count / base
+    for unit in units:
+        if value < base or unit == units[-1]:
+            return f"{value:.1f}".removesuffix(".0") + f" {unit}"
+        value /= base
     raise AssertionError("unreachable")
 
 
@@ -218,7 +223,7 @@ def check_startme_line_endings(files: BotFiles) -> CheckResult:
 
 
 def check_machine_paths(files: BotFiles) -> CheckResult:
-    """``startme.sh`` and ``commands.json`` name no path that exists only on the author's machine."""
+    """``startme.sh`` and ``commands.json`` name no path that exists only on your machine."""
     name = "machine_paths"
     found = []
     for launcher in ("startme.sh", "commands.json"):
@@ -250,7 +255,8 @@ def check_commands_json(files: BotFiles) -> CheckResult:
         message = str(error).replace(str(files.top) + os.sep, "")
         return CheckResult.failed(name, message, f"It should look like {_EXAMPLE}.")
     return CheckResult.passed(
-        name, f"commands.json builds with {list(program.build)} and runs {list(program.run)}.")
+        name, f"commands.json builds with {json.dumps(program.build)} and runs "
+              f"{json.dumps(program.run)}.")
 
 
 def check_readme(files: BotFiles) -> tuple[CheckResult, Metadata | None]:

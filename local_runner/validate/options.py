@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..archive import ArchiveLimits
 from sdk.rules import VARIANTS
+
+from ..archive import ArchiveLimits
 
 __all__ = ["ValidateOptions"]
 

@@ -1,0 +1,158 @@
+"""``pokerbots validate``: check a submission and show each check with a verdict."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from sdk.rules import VARIANTS
+
+from ..validate import Status, ValidateOptions, ValidateUsageError, ValidationReport, validate
+from ..validate.checks import format_bytes
+
+__all__ = ["add_validate_options", "options_from_args", "register", "render_report", "run", "show",
+           "usage_error", "validate_with_status"]
+
+_STYLES = {Status.PASS: "green", Status.WARN: "yellow", Status.FAIL: "bold red",
+           Status.SKIP: "dim"}
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``validate`` subcommand."""
+    parser = subparsers.add_parser(
+        "validate",
+        help="check a submission the way a competition server would",
+        description=(
+            "Check a bot folder or its archive (.zip, .jar, .tar, .tar.gz, .tgz) the way a "
+            "competition server would: safe to unpack, one bot folder, start script, "
+            "commands.json, README.txt, Python sources, vendored SDK and sizes; then build it "
+            "and play seeded smoke matches. Exit status 0: valid; 1: not valid; 2: usage error."
+        ),
+    )
+    parser.add_argument("path", type=Path, metavar="PATH", help="a bot folder or its archive")
+    add_validate_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def _positive_int(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return int(text)
+
+
+def _non_negative_int(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+def add_validate_options(parser: argparse.ArgumentParser) -> None:
+    """Add the options shared by ``validate`` and ``package``."""
+    defaults = ValidateOptions()
+    parser.add_argument("--variant", choices=VARIANTS,
+                        help="the variant to play (default: README.txt's Variant)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the report as JSON: {ok, checks, stats}")
+    parser.add_argument("--strict", action="store_true", help="treat warnings as failures")
+    parser.add_argument("--hands", type=_positive_int, default=defaults.hands,
+                        help=f"hands against builtin:random; half as many against "
+                             f"builtin:checkcall (default {defaults.hands})")
+    parser.add_argument("--seed", type=_non_negative_int, default=defaults.seed,
+                        help=f"seed of the smoke matches (default {defaults.seed})")
+    parser.add_argument("--build-timeout", type=_seconds, default=defaults.build_timeout,
+                        help=f"seconds for the build step (default {defaults.build_timeout:g})")
+    parser.add_argument("--connect-timeout", type=_seconds, default=defaults.connect_timeout,
+                        help=f"seconds for the bot to connect (default "
+                             f"{defaults.connect_timeout:g})")
+    parser.add_argument("--reply-timeout", type=_seconds, default=defaults.reply_timeout,
+                        help=f"seconds for any single reply (default {defaults.reply_timeout:g})")
+    parser.add_argument("--static-only", action="store_true",
+                        help="check the files only; do not build or play the bot")
+
+
+def options_from_args(args: argparse.Namespace) -> ValidateOptions:
+    """The validation options the parsed arguments ask for.
+
+    Raises :class:`ValidateUsageError` for values the options refuse.
+    """
+    try:
+        return ValidateOptions(
+            variant=args.variant, strict=args.strict, run_match=not args.static_only,
+            hands=args.hands, seed=args.seed, build_timeout=args.build_timeout,
+            connect_timeout=args.connect_timeout, reply_timeout=args.reply_timeout,
+        )
+    except ValueError as error:
+        raise ValidateUsageError(str(error)) from None
+
+
+def usage_error(errors: Console, error: object) -> int:
+    """Print a usage error and return its exit status, 2."""
+    errors.print(f"[bold red]error:[/] {error}", highlight=False)
+    return 2
+
+
+def render_report(console: Console, report: ValidationReport) -> None:
+    """Print the table of checks, the package's sizes and the verdict line."""
+    table = Table(title="pokerbots validate", title_justify="left")
+    table.add_column("check")
+    table.add_column("status")
+    table.add_column("message")
+    for check in report.checks:
+        message = Text(check.message)
+        if check.hint and check.status is not Status.PASS:
+            message.append(f"\nhint: {check.hint}", style="italic")
+        table.add_row(check.name, Text(check.status.value, style=_STYLES[check.status]), message)
+    console.print(table)
+    stats = report.stats
+    sizes = [f"{stats.get('file_count', 0)} files and folders",
+             f"{format_bytes(int(stats.get('uncompressed_bytes') or 0))} uncompressed"]
+    if stats.get("compressed_bytes") is not None:
+        sizes.append(f"{format_bytes(int(stats['compressed_bytes']))} compressed")
+    console.print(Text(", ".join(sizes), style="dim"))
+    console.print(Text(report.verdict(), style="bold green" if report.ok else "bold red"))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Validate the path the arguments name; 0 when valid, 1 when not, 2 on usage errors."""
+    errors = Console(stderr=True)
+    try:
+        options = options_from_args(args)
+        report = validate_with_status(args.path, options, errors, args.json)
+    except ValidateUsageError as error:
+        return usage_error(errors, error)
+    except KeyboardInterrupt:
+        errors.print("Interrupted; the temporary copy was removed.")
+        return 130
+    show(Console(), report, as_json=args.json)
+    return 0 if report.ok else 1
+
+
+def validate_with_status(path: Path, options: ValidateOptions, errors: Console,
+                         quiet: bool) -> ValidationReport:
+    """Validate ``path``, showing a spinner on a terminal unless ``quiet``."""
+    if quiet or not errors.is_terminal:
+        return validate(path, options)
+    with errors.status(f"Validating {path} ..."):
+        return validate(path, options)
+
+
+def show(console: Console, report: ValidationReport, as_json: bool) -> None:
+    """Print ``report`` as JSON or as a table with a verdict."""
+    if as_json:
+        print(report.to_json())
+    else:
+        render_report(console, report)

@@ -1,0 +1,444 @@
+"""Create a bot project from the cookiecutter template: the library behind ``pokerbots new``.
+
+:func:`create_bot` validates the answers (all of them, before anything is written),
+renders the template ``templates/bot`` with the real ``cookiecutter`` package into a
+temporary directory, vendors the installed kit's SDK into its ``sdk/`` with
+:func:`local_runner.vendor.vendor_sdk`, and only then copies the finished project to
+its place::
+
+    from pathlib import Path
+    from local_runner.new import create_bot
+
+    create_bot(Path("my-bot"), {"team_name": "The Folding Chairs", "variant": "auction"})
+
+Answers are plain strings keyed as in :data:`QUESTIONS`; a missing answer takes its
+value from :data:`DEFAULT_ANSWERS`, except the bot name, which defaults to the name of
+the project's directory.  Two answers hold lists: ``members`` separates people with
+``;`` (``"Ada Lovelace <ada@example.org>; Alan Turing <alan@example.org>"``; empty means
+the leader alone), and ``references`` puts one reference per line.
+
+User text never reaches Jinja as a template: cookiecutter renders every public context
+value, so the answers travel only inside the README text, which is computed here with
+:func:`local_runner.metadata.render_readme` and handed over as the private (never
+rendered) value ``_readme``.  The public values, ``bot_name`` and ``variant``, are
+validated to a small alphabet first.  A value like ``{{ 7*7 }}`` therefore ends up in
+README.txt literally, and no answer is ever executed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from sdk.rules import VARIANTS
+
+from .metadata import Metadata, MetadataError, Person, is_email, parse_readme, render_readme
+from .vendor import vendor_sdk
+
+__all__ = [
+    "BOT_NAME_PATTERN",
+    "DEFAULT_ANSWERS",
+    "MEMBER_SEPARATOR",
+    "NewBotError",
+    "QUESTIONS",
+    "Question",
+    "answer_problem",
+    "create_bot",
+    "metadata_from_answers",
+    "normalize_answers",
+    "target_problem",
+    "template_directory",
+]
+
+#: A bot name is used as a directory name and an identifier: a letter, then letters,
+#: digits, ``-`` or ``_``, at most 64 characters in all.
+BOT_NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
+
+#: What separates team members in the ``members`` answer.
+MEMBER_SEPARATOR = ";"
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One answer ``pokerbots new`` asks for."""
+
+    key: str
+    """The answer's key in the answers mapping (and in ``--set KEY=VALUE``)."""
+    prompt: str
+    """The question as the interactive prompt asks it."""
+    required: bool = True
+    """False when the answer may be empty."""
+    multiline: bool = False
+    """True for answers of several lines (the technique summary, the references)."""
+    choices: tuple[str, ...] = ()
+    """The allowed answers, when there is a fixed set."""
+
+
+#: Every question, in the order they are asked.
+QUESTIONS: tuple[Question, ...] = (
+    Question("bot_name", "Bot name (letters, digits, '-' and '_'; starts with a letter)"),
+    Question("team_name", "Team name"),
+    Question("affiliation", "Affiliation (university or company)"),
+    Question("leader_name", "Team leader's name"),
+    Question("leader_email", "Team leader's e-mail"),
+    Question(
+        "members",
+        "Team members as 'Name <e-mail>', separated by ';' (empty: the leader alone)",
+        required=False,
+    ),
+    Question("city", "City"),
+    Question("region", "Province or state (may be empty)", required=False),
+    Question("country", "Country"),
+    Question("technique", "Technique summary, one or two paragraphs", multiline=True),
+    Question("references", "References, one per line (may be empty)", False, multiline=True),
+    Question("variant", "Target variant", choices=VARIANTS),
+)
+
+_KEYS = tuple(question.key for question in QUESTIONS)
+_BY_KEY = {question.key: question for question in QUESTIONS}
+
+#: The answers ``pokerbots new --no-input`` uses where none is given; ``skeleton/`` is
+#: the template rendered with exactly these.
+DEFAULT_ANSWERS: Mapping[str, str] = MappingProxyType(
+    {
+        "bot_name": "my-bot",
+        "team_name": "My Team",
+        "affiliation": "Independent",
+        "leader_name": "Ada Lovelace",
+        "leader_email": "ada@example.org",
+        "members": "Ada Lovelace <ada@example.org>",
+        "city": "Cambridge",
+        "region": "Massachusetts",
+        "country": "USA",
+        "technique": (
+            "A rule-based starter bot. Before the flop it rates its two hole cards (pairs, "
+            "high cards and suited cards score higher); after the flop it rates the category "
+            "of its best five-card hand with eval7.\n"
+            "It bets the pot with strong hands, checks when it can, calls when its strength "
+            "beats the pot odds by a margin and folds otherwise; in the auction it bids a "
+            "quarter of the pot."
+        ),
+        "references": "",
+        "variant": "nlhe",
+    }
+)
+
+_NAMES = {
+    "bot_name": "bot name",
+    "team_name": "team name",
+    "affiliation": "affiliation",
+    "leader_name": "team leader's name",
+    "leader_email": "team leader's e-mail",
+    "members": "team members",
+    "city": "city",
+    "region": "province or state",
+    "country": "country",
+    "technique": "technique summary",
+    "references": "references",
+    "variant": "variant",
+}
+
+
+class NewBotError(ValueError):
+    """Answers or a target that ``create_bot`` refuses; ``problems`` lists each, with its fix."""
+
+    def __init__(self, problems: list[str] | str) -> None:
+        self.problems = (problems,) if isinstance(problems, str) else tuple(problems)
+        super().__init__(" ".join(self.problems))
+
+
+def template_directory() -> Path:
+    """The cookiecutter template ``templates/bot`` of this kit.
+
+    Looked for inside the package first (``local_runner/templates/bot``, where an
+    installed wheel keeps it), then in the kit's checkout (``templates/bot`` next to
+    ``local_runner/``).
+    """
+    package = Path(__file__).resolve().parent
+    for candidate in (package / "templates" / "bot", package.parent / "templates" / "bot"):
+        if (candidate / "cookiecutter.json").is_file():
+            return candidate
+    raise NewBotError(
+        f"The bot template (templates/bot/cookiecutter.json) was not found next to {package}; "
+        "reinstall pokerbots-kit, or run from the kit's checkout."
+    )
+
+
+def _bad_character(text: str, multiline: bool) -> str | None:
+    """The first character that cannot go into README.txt, described, or None."""
+    for character in text:
+        if multiline and character == "\n":
+            continue
+        category = unicodedata.category(character)
+        if category == "Cc" or category in ("Zl", "Zp"):
+            if character in "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029":
+                return "a line break"
+            return f"the control character U+{ord(character):04X}"
+    return None
+
+
+def _person_problem(text: str, what: str) -> str | None:
+    """Why ``text`` is not ``Name <e-mail>``, or None."""
+    match = re.fullmatch(r"(.+?)\s*<([^<>]*)>", text)
+    if not match:
+        return f"{what} {text!r} needs a name and an e-mail, written 'Name <name@example.org>'."
+    name, email = match.group(1).strip(), match.group(2).strip()
+    if any(mark in name for mark in "<>;"):
+        return f"{what} {text!r} has '<', '>' or ';' in the name; remove them from the name."
+    if not is_email(email):
+        return f"{what} {name!r} has a malformed e-mail {email!r}; write it like name@example.org."
+    return None
+
+
+def answer_problem(key: str, value: str) -> str | None:
+    """Why ``value`` cannot be the answer ``key``, as a sentence with the fix; None if it can.
+
+    This checks one answer on its own (the interactive prompt asks again on a problem);
+    :func:`normalize_answers` checks them all, together.
+    """
+    question = _BY_KEY.get(key)
+    if question is None:
+        return f"There is no question {key!r}; the answers are: {', '.join(_KEYS)}."
+    if not isinstance(value, str):
+        return f"The {_NAMES[key]} must be text, not {type(value).__name__}."
+    name = _NAMES[key]
+    text = _clean(value, question.multiline)
+    bad = _bad_character(text, question.multiline)
+    if bad is not None:
+        where = "" if question.multiline else " (it must be on one line)"
+        return f"The {name} contains {bad}{where}; remove it."
+    if question.required and not text:
+        return f"The {name} is empty; every README.txt field except the references is required."
+    if key == "bot_name" and not BOT_NAME_PATTERN.fullmatch(text):
+        return (
+            f"The bot name {text!r} cannot be used as a folder name and identifier; use "
+            "letters, digits, '-' and '_', starting with a letter (at most 64 characters), "
+            "for example 'my-bot'."
+        )
+    if key == "variant" and text.lower() not in VARIANTS:
+        return f"The variant {text!r} is unknown; choose one of: {', '.join(VARIANTS)}."
+    if key == "leader_email" and not is_email(text):
+        return f"The team leader's e-mail {text!r} is malformed; write it like name@example.org."
+    if key == "leader_name" and any(mark in text for mark in "<>;"):
+        return "The team leader's name has '<', '>' or ';'; remove them (the e-mail is asked next)."
+    if key == "members":
+        for member in _split_members(text):
+            problem = _person_problem(member, "The team member")
+            if problem is not None:
+                return problem
+    return None
+
+
+def _clean(value: str, multiline: bool) -> str:
+    """Whitespace normalised as README.txt keeps it: lines stripped, blank lines dropped."""
+    if not multiline:
+        return value.strip()
+    lines = (line.strip() for line in value.splitlines())
+    return "\n".join(line for line in lines if line)
+
+
+def _split_members(text: str) -> list[str]:
+    return [part.strip() for part in text.split(MEMBER_SEPARATOR) if part.strip()]
+
+
+def normalize_answers(
+    answers: Mapping[str, str], directory_name: str | None = None
+) -> dict[str, str]:
+    """Every answer, checked and in canonical form; :class:`NewBotError` lists all problems.
+
+    Missing answers take :data:`DEFAULT_ANSWERS`, except ``bot_name``, which defaults to
+    ``directory_name`` when that is given.  Whitespace is normalised the way README.txt
+    keeps it (ends of lines trimmed, blank lines dropped), the variant is lower-cased,
+    and ``members`` is rewritten as ``Name <e-mail>; ...`` (the leader alone when empty).
+    """
+    problems: list[str] = []
+    unknown = sorted(set(answers) - set(_KEYS))
+    if unknown:
+        problems.append(
+            f"Unknown answer(s): {', '.join(unknown)}; the answers are: {', '.join(_KEYS)}."
+        )
+    merged = dict(DEFAULT_ANSWERS)
+    if directory_name is not None:
+        merged["bot_name"] = directory_name
+    merged.update({key: value for key, value in answers.items() if key in _BY_KEY})
+    result: dict[str, str] = {}
+    for key in _KEYS:
+        problem = answer_problem(key, merged[key])
+        if problem is not None:
+            if key == "bot_name" and "bot_name" not in answers and directory_name is not None:
+                problem += " The name comes from the folder name; pass bot_name to choose another."
+            problems.append(problem)
+            continue
+        result[key] = _clean(merged[key], _BY_KEY[key].multiline)
+    if problems:
+        raise NewBotError(problems)
+    result["variant"] = result["variant"].lower()
+    leader = Person(result["leader_name"], result["leader_email"])
+    members = _split_members(result["members"]) or [str(leader)]
+    result["members"] = f"{MEMBER_SEPARATOR} ".join(str(_person(m)) for m in members)
+    metadata = metadata_from_answers(result)
+    try:
+        read_back = parse_readme(render_readme(metadata))
+    except MetadataError as error:
+        raise NewBotError(f"The answers do not make a readable README.txt: {error}") from None
+    if read_back != metadata:
+        changed = [
+            heading
+            for heading, attribute in _README_FIELDS
+            if getattr(read_back, attribute) != getattr(metadata, attribute)
+        ]
+        raise NewBotError(
+            f"The {', '.join(changed)} would not read back from README.txt as given; "
+            "simplify the punctuation of those answers."
+        )
+    return result
+
+
+_README_FIELDS = (
+    ("bot name", "bot_name"),
+    ("team name", "team_name"),
+    ("affiliation", "affiliation"),
+    ("team leader", "leader"),
+    ("team members", "members"),
+    ("location", "location"),
+    ("variant", "variant"),
+    ("technique summary", "technique"),
+    ("references", "references"),
+)
+
+
+def _person(text: str) -> Person:
+    match = re.fullmatch(r"(.+?)\s*<([^<>]*)>", text.strip())
+    assert match is not None, "checked by answer_problem"
+    return Person(match.group(1).strip(), match.group(2).strip())
+
+
+def metadata_from_answers(answers: Mapping[str, str]) -> Metadata:
+    """The README.txt metadata of normalised answers (see :func:`normalize_answers`)."""
+    location = ", ".join(
+        part for part in (answers["city"], answers["region"], answers["country"]) if part
+    )
+    return Metadata(
+        bot_name=answers["bot_name"],
+        team_name=answers["team_name"],
+        affiliation=answers["affiliation"],
+        leader=Person(answers["leader_name"], answers["leader_email"]),
+        members=tuple(_person(member) for member in _split_members(answers["members"])),
+        location=location,
+        variant=answers["variant"],
+        technique=answers["technique"],
+        references=tuple(line for line in answers["references"].split("\n") if line),
+    )
+
+
+def target_problem(path: Path, force: bool = False) -> str | None:
+    """Why a project cannot be created at ``path``, as a sentence with the fix; None if it can."""
+    if path.exists() and not path.is_dir():
+        return f"{path} exists and is not a folder; choose another path for the bot."
+    if path.is_dir() and any(path.iterdir()) and not force:
+        return (
+            f"The folder {path} already exists and is not empty; choose a new path, or pass "
+            "--force to write the template's files into it (files of the same name are "
+            "overwritten and sdk/ is replaced; other files are kept)."
+        )
+    return None
+
+
+def create_bot(
+    path: Path, answers: Mapping[str, str] | None = None, force: bool = False
+) -> Path:
+    """Create the bot project at ``path`` from ``answers``; return the project's path.
+
+    Everything is checked before anything is written: the answers
+    (:func:`normalize_answers`) and the target, which must not exist or be an empty
+    folder unless ``force`` is True.  With ``force`` the template's files overwrite those
+    of the same name, ``sdk/`` is replaced by a fresh copy, and other files are kept.
+    Problems raise :class:`NewBotError` and leave the target as it was; an operating
+    system error while writing (a full disk) raises ``OSError`` after removing what
+    this call created.
+    """
+    path = Path(path)
+    directory_name = path.resolve().name
+    normalized = normalize_answers(answers or {}, directory_name=directory_name)
+    problem = target_problem(path, force)
+    if problem is not None:
+        raise NewBotError(problem)
+    template = template_directory()
+    readme = render_readme(metadata_from_answers(normalized))
+    with tempfile.TemporaryDirectory(prefix="pokerbots-new-") as scratch:
+        rendered = _render(template, normalized, readme, Path(scratch))
+        vendor_sdk(rendered / "sdk")
+        _install(rendered, path)
+    return path
+
+
+def _render(template: Path, answers: Mapping[str, str], readme: str, scratch: Path) -> Path:
+    """Run cookiecutter on ``template`` into ``scratch``; return the rendered project."""
+    from cookiecutter.exceptions import CookiecutterException
+    from cookiecutter.main import cookiecutter
+
+    # A config of our own keeps cookiecutter away from the user's ~/.cookiecutterrc
+    # (whose default_context could change the output) and writes its replay file, which
+    # holds the answers, into the scratch directory rather than the user's home.
+    config = scratch / "cookiecutter-config.json"  # JSON is YAML
+    config.write_text(
+        json.dumps(
+            {
+                "cookiecutters_dir": str(scratch / "cookiecutters"),
+                "replay_dir": str(scratch / "replay"),
+                "default_context": {},
+                "abbreviations": {},
+            }
+        ),
+        encoding="utf-8",
+    )
+    context = {"bot_name": answers["bot_name"], "variant": answers["variant"], "_readme": readme}
+    try:
+        project = cookiecutter(
+            str(template),
+            no_input=True,
+            extra_context=context,
+            output_dir=str(scratch / "out"),
+            config_file=str(config),
+            accept_hooks=False,
+        )
+    except CookiecutterException as error:
+        raise NewBotError(
+            f"The bot template at {template} could not be rendered ({error}); "
+            "this is a bug in the kit, please report it."
+        ) from None
+    return Path(project)
+
+
+def _install(rendered: Path, target: Path) -> None:
+    """Copy the rendered project to ``target``; on failure remove what was created."""
+    created = not target.exists()
+    was_empty = not created and not any(target.iterdir())
+    try:
+        if created:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copytree(rendered, target, symlinks=True)
+            return
+        sdk = target / "sdk"
+        if sdk.is_symlink() or sdk.is_file():
+            sdk.unlink()
+        elif sdk.is_dir():
+            shutil.rmtree(sdk)
+        shutil.copytree(rendered, target, symlinks=True, dirs_exist_ok=True)
+    except OSError:
+        if created:
+            shutil.rmtree(target, ignore_errors=True)
+        elif was_empty:
+            for child in target.iterdir():
+                if child.is_dir() and not child.is_symlink():
+                    shutil.rmtree(child, ignore_errors=True)
+                else:
+                    child.unlink(missing_ok=True)
+        raise

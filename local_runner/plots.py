@@ -1,0 +1,133 @@
+"""PNG charts: a match's bankrolls over its hands, and a tournament's cross table as a heat map.
+
+matplotlib is an optional extra (``pip install 'pokerbots-kit[plot]'``); without
+it these functions raise :class:`PlotUnavailable` with that hint.  Figures are
+drawn with matplotlib's object API on the Agg canvas: no window, no global state.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .duplicate import HALF_DIRECTORIES
+from .logs import HANDS_FILE
+from .standings import Standings
+
+__all__ = ["PlotUnavailable", "plot_cross_table", "plot_match_bankroll"]
+
+BANKROLL_PNG = "bankroll.png"
+CROSS_TABLE_PNG = "cross-table.png"
+
+
+class PlotUnavailable(RuntimeError):
+    """matplotlib is not installed; the message says how to install it."""
+
+
+def _figure(width: float, height: float) -> Any:
+    """A new matplotlib Figure (typed loosely: matplotlib is optional here)."""
+    try:
+        figure_module: Any = importlib.import_module("matplotlib.figure")
+    except ImportError:
+        raise PlotUnavailable(
+            "Plots need matplotlib, which is not installed: pip install 'pokerbots-kit[plot]'."
+        ) from None
+    return figure_module.Figure(figsize=(width, height), layout="constrained")
+
+
+def _cumulative(hands_file: Path) -> dict[str, list[int]]:
+    """Each player's bankroll after every hand of ``hands.jsonl`` (from 0)."""
+    series: dict[str, list[int]] = {}
+    with open(hands_file, encoding="utf-8") as lines:
+        for line in lines:
+            hand = json.loads(line)
+            for name, delta in zip(hand["players"], hand["deltas"], strict=True):
+                running = series.setdefault(name, [0])
+                running.append(running[-1] + int(delta))
+    return series
+
+
+def plot_match_bankroll(match_dir: Path, out: Path | None = None) -> Path:
+    """Chart each bot's bankroll over the hands of the match logged in ``match_dir``.
+
+    A duplicate match (``half-1``/``half-2`` subdirectories) gets a line per bot
+    and half, and each bot's running total over hand pairs.  Returns the PNG's
+    path (default ``match_dir/bankroll.png``).
+    """
+    halves = [match_dir / name / HANDS_FILE for name in HALF_DIRECTORIES]
+    files = [f for f in halves if f.is_file()] or [match_dir / HANDS_FILE]
+    if not files[0].is_file():
+        raise FileNotFoundError(
+            f"There is no {HANDS_FILE} in {match_dir}; pass a scrimmage's output directory."
+        )
+    figure = _figure(8, 4.5)
+    axes = figure.add_subplot()
+    series = [_cumulative(f) for f in files]
+    colors = {name: f"C{index}" for index, name in enumerate(series[0])}
+    if len(series) == 1:
+        for name, values in series[0].items():
+            axes.plot(range(len(values)), values, label=name, color=colors[name])
+        axes.set_title(f"Bankroll over {len(next(iter(series[0].values()))) - 1} hands")
+    else:
+        for half, (by_name, style) in enumerate(zip(series, (":", "--"), strict=False), start=1):
+            for name, values in by_name.items():
+                axes.plot(range(len(values)), values, style, label=f"{name}, half {half}",
+                          color=colors.get(name), linewidth=1.0)
+        for name in series[0]:
+            first, second = series[0][name], series[1].get(name, [0])
+            n = min(len(first), len(second))
+            axes.plot(
+                range(n), [a + b for a, b in zip(first[:n], second[:n], strict=True)],
+                label=f"{name}, both halves", color=colors[name], linewidth=2.2,
+            )
+        axes.set_title("Duplicate match: bankroll per half, and over hand pairs")
+    axes.axhline(0, color="grey", linewidth=0.8)
+    axes.set_xlabel("hand")
+    axes.set_ylabel("chips")
+    axes.legend(loc="best", fontsize="small")
+    target = out or match_dir / BANKROLL_PNG
+    figure.savefig(target, dpi=110)
+    return target
+
+
+def plot_cross_table(standings: Standings, out: Path, bots: Sequence[str] | None = None) -> Path:
+    """Draw the cross table as a heat map of mbb/hand (row bot against column bot).
+
+    Each cell shows the mean and its 95% interval; cells whose interval excludes
+    zero are marked with a star.  Returns ``out``.
+    """
+    names = list(bots) if bots is not None else sorted(standings.cross)
+    size = len(names)
+    values = [[math.nan] * size for _ in range(size)]
+    labels = [[""] * size for _ in range(size)]
+    for r, row in enumerate(names):
+        for c, col in enumerate(names):
+            pair = standings.cross.get(row, {}).get(col)
+            if pair is None or pair.summary is None:
+                continue
+            mbb = pair.summary.mbb_per_hand
+            values[r][c] = mbb.mean
+            star = "*" if mbb.excludes_zero() else ""
+            spread = f"\n±{(mbb.high - mbb.low) / 2:.0f}" if math.isfinite(mbb.high) else ""
+            labels[r][c] = f"{mbb.mean:+.0f}{star}{spread}"
+    finite = [abs(v) for row in values for v in row if not math.isnan(v)]
+    limit = max(finite, default=1.0) or 1.0
+    figure = _figure(1.6 + 1.3 * size, 1.2 + 1.1 * size)
+    axes = figure.add_subplot()
+    image = axes.imshow(values, cmap="RdBu", vmin=-limit, vmax=limit)
+    axes.set_xticks(range(size), labels=names, rotation=30, ha="right")
+    axes.set_yticks(range(size), labels=names)
+    for r in range(size):
+        for c in range(size):
+            if labels[r][c]:
+                axes.text(c, r, labels[r][c], ha="center", va="center", fontsize="small")
+    axes.set_xlabel("opponent")
+    axes.set_title("mbb/hand of row bot against column bot (* = 95% CI excludes zero)",
+                   fontsize="medium")
+    figure.colorbar(image, ax=axes, label="mbb/hand")
+    figure.savefig(out, dpi=110)
+    return out

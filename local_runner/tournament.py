@@ -1,0 +1,539 @@
+"""A round-robin tournament: every pair of bots plays a series of (duplicate) matches.
+
+One master seed determines every deal: match ``k`` of the pair ``(i, j)`` gets a
+seed derived from (master seed, i, j, k) by SHA-256, so the same command with
+deterministic bots gives the same table on any machine and any executor.
+
+Matches are independent jobs (:class:`MatchJob`, run by :func:`play_job`) on any
+:class:`concurrent.futures.Executor`: a local process pool or a Dask cluster
+(:mod:`local_runner.executors`).  Each finished match is appended to
+``OUT/matches.jsonl`` (one JSON line, flushed and fsynced); ``OUT/tournament.json``
+holds the plan, so an interrupted tournament resumes without replaying a
+finished match, and refuses to resume a different tournament.  The rankings
+follow the ACPC rules: total bankroll, and bankroll instant run-off
+(:mod:`local_runner.rankings`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import tempfile
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future, as_completed
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from sdk.rules import Rules, RulesError
+
+from .config import Limits, RunnerSettings, ScrimmageConfig
+from .duplicate import run_duplicate
+from .executors import BotBundle, interrupt_requested, job_running
+from .faults import FaultKind
+from .process import BotProgram
+from .records import PlayerResult
+from .scrimmage import BotSpec, UsageError, run_scrimmage
+from .standings import MatchStats, MatchSummary, Moments, Standings, compute_standings
+
+__all__ = [
+    "MATCHES_FILE",
+    "PLAN_FILE",
+    "RESULTS_FILE",
+    "Entrant",
+    "JobFailure",
+    "MatchJob",
+    "MatchSummary",
+    "PlannedMatch",
+    "TournamentError",
+    "TournamentPlan",
+    "TournamentResult",
+    "load_plan",
+    "match_seed",
+    "play_job",
+    "plan_tournament",
+    "run_tournament",
+]
+
+PLAN_FILE = "tournament.json"
+MATCHES_FILE = "matches.jsonl"
+RESULTS_FILE = "results.json"
+MATCHES_DIRECTORY = "matches"
+_PLAN_FORMAT = 1
+
+
+class TournamentError(ValueError):
+    """A tournament that cannot start or resume; the message says what to change."""
+
+
+def match_seed(master: int, first: int, second: int, index: int) -> int:
+    """The seed of match ``index`` between bots ``first`` and ``second`` (positions, from 0).
+
+    A 31-bit number from SHA-256 of the four values: distinct for every match,
+    and the same on every machine.
+
+    >>> match_seed(7, 0, 1, 0) == match_seed(7, 0, 1, 0) != match_seed(7, 0, 1, 1)
+    True
+    """
+    digest = hashlib.sha256(f"pokerbots-tournament:{master}:{first}:{second}:{index}".encode())
+    return int.from_bytes(digest.digest()[:8], "big") & 0x7FFF_FFFF
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A bot in the tournament: a unique name and where it comes from.
+
+    ``source`` is ``builtin:NAME`` or the absolute path of a bot directory.
+    """
+
+    name: str
+    source: str
+
+    def spec(self) -> BotSpec:
+        """The bot to play, named as in the tournament; a UsageError if it is missing."""
+        return replace(BotSpec.parse(self.source), name=self.name)
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedMatch:
+    """One match of the plan: its id, its players in match order, and its seed."""
+
+    match_id: str
+    players: tuple[str, str]
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPlan:
+    """Everything that determines a tournament's results (``tournament.json``).
+
+    ``config.seed`` is the master seed; every match's seed derives from it.
+    """
+
+    entrants: tuple[Entrant, ...]
+    config: ScrimmageConfig
+    matches_per_pair: int
+    duplicate: bool
+
+    @property
+    def names(self) -> list[str]:
+        """The bots' names, in the order given."""
+        return [entrant.name for entrant in self.entrants]
+
+    def matches(self) -> list[PlannedMatch]:
+        """Every match, pair by pair; the first player alternates between a pair's matches."""
+        planned = []
+        width = len(str(len(self.entrants)))
+        index_width = max(3, len(str(self.matches_per_pair)))
+        for i, first in enumerate(self.entrants):
+            for j in range(i + 1, len(self.entrants)):
+                second = self.entrants[j]
+                for k in range(self.matches_per_pair):
+                    players = (first.name, second.name) if k % 2 == 0 else (second.name, first.name)
+                    match_id = f"{i + 1:0{width}d}-{j + 1:0{width}d}-{k + 1:0{index_width}d}"
+                    seed = match_seed(self.config.seed, i, j, k)
+                    planned.append(PlannedMatch(match_id, players, seed))
+        return planned
+
+    def to_dict(self) -> dict[str, Any]:
+        """The content of ``tournament.json``."""
+        return {
+            "format": _PLAN_FORMAT,
+            "bots": [{"name": e.name, "source": e.source} for e in self.entrants],
+            "master_seed": self.config.seed,
+            "matches_per_pair": self.matches_per_pair,
+            "duplicate": self.duplicate,
+            "rules": self.config.rules.to_dict(),
+            "runner": asdict(self.config.runner),
+            "limits": asdict(self.config.limits),
+            "matches": [
+                {"id": m.match_id, "players": list(m.players), "seed": m.seed}
+                for m in self.matches()
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TournamentPlan:
+        """The plan a ``tournament.json`` describes; a TournamentError if it is malformed."""
+        try:
+            if data["format"] != _PLAN_FORMAT:
+                raise TournamentError(
+                    f"This tournament.json has format {data['format']!r}; this kit reads "
+                    f"format {_PLAN_FORMAT}."
+                )
+            config = ScrimmageConfig(
+                rules=Rules.from_dict(data["rules"]),
+                seed=int(data["master_seed"]),
+                runner=RunnerSettings(**data["runner"]),
+                limits=Limits(**data["limits"]),
+            )
+            entrants = tuple(Entrant(str(b["name"]), str(b["source"])) for b in data["bots"])
+            return cls(entrants, config, int(data["matches_per_pair"]), bool(data["duplicate"]))
+        except (KeyError, TypeError, ValueError, RulesError) as error:
+            if isinstance(error, TournamentError):
+                raise
+            raise TournamentError(
+                f"The tournament.json is damaged ({type(error).__name__}: {error}); "
+                "start the tournament again in a new directory."
+            ) from None
+
+
+def _entrant_names(specs: Sequence[BotSpec]) -> list[str]:
+    """Unique names: a name given to several bots gets its position appended (``random-3``)."""
+    names = [spec.name for spec in specs]
+    return [
+        f"{name}-{index + 1}" if names.count(name) > 1 else name
+        for index, name in enumerate(names)
+    ]
+
+
+def plan_tournament(
+    bots: Sequence[str], config: ScrimmageConfig, matches_per_pair: int = 2, duplicate: bool = False
+) -> TournamentPlan:
+    """Plan a round robin between ``bots`` (``builtin:NAME`` or directories).
+
+    ``config.seed`` is the master seed.  A UsageError if a bot cannot be found
+    or fewer than two are given.
+    """
+    if len(bots) < 2:
+        raise UsageError(f"A tournament needs at least two bots; {len(bots)} were given.")
+    if matches_per_pair < 1:
+        raise UsageError(f"Each pair must play at least one match, not {matches_per_pair}.")
+    specs = [BotSpec.parse(text) for text in bots]
+    sources = [
+        f"builtin:{spec.builtin}" if spec.program is None else str(spec.program.directory)
+        for spec in specs
+    ]
+    entrants = tuple(
+        Entrant(name, source) for name, source in zip(_entrant_names(specs), sources, strict=True)
+    )
+    return TournamentPlan(entrants, config, matches_per_pair, duplicate)
+
+
+def load_plan(out_dir: Path) -> TournamentPlan | None:
+    """The plan stored in ``out_dir/tournament.json``, or None if there is none."""
+    path = out_dir / PLAN_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise TournamentError(f"{path} cannot be read: {error}.") from None
+    if not isinstance(data, dict):
+        raise TournamentError(f"{path} does not hold a tournament plan.")
+    return TournamentPlan.from_dict(data)
+
+
+# -- one match: the job ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MatchJob:
+    """One match to play somewhere: picklable, self-contained.
+
+    ``bundles`` carry the bot directories (or None for a built-in bot, or when
+    the worker shares the file system); ``out_dir`` is where the logs go, if
+    the worker can write there.
+    """
+
+    match_id: str
+    specs: tuple[BotSpec, BotSpec]
+    config: ScrimmageConfig
+    duplicate: bool
+    out_dir: str
+    bundles: tuple[BotBundle | None, BotBundle | None] = (None, None)
+
+
+def _faults(results: Sequence[PlayerResult]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for result in results:
+        for kind, count in result.fault_counts.items():
+            if count:
+                counts[kind.value] = counts.get(kind.value, 0) + count
+    return {kind.value: counts[kind.value] for kind in FaultKind if kind.value in counts}
+
+
+def _log_dir(job: MatchJob) -> Path:
+    """Where this worker writes the match's logs: ``job.out_dir``, else a temporary directory."""
+    wanted = Path(job.out_dir)
+    try:
+        wanted.mkdir(parents=True, exist_ok=True)
+        return wanted
+    except OSError:
+        return Path(tempfile.mkdtemp(prefix=f"pokerbots-match-{job.match_id}-"))
+
+
+def play_job(job: MatchJob) -> MatchSummary:
+    """Play one tournament match (on any worker) and return its small summary.
+
+    Bot faults never raise; a bot directory that is missing does (a UsageError).
+    """
+    specs = list(job.specs)
+    for slot, bundle in enumerate(job.bundles):
+        if bundle is not None:
+            program = BotProgram.from_directory(bundle.unpack())
+            specs[slot] = replace(specs[slot], program=program)
+    names = (specs[0].name, specs[1].name)
+    if interrupt_requested():  # Ctrl-C reached this worker: queued matches are not played
+        empty = (Moments(), Moments())
+        return MatchSummary(job.match_id, names, job.config.seed, job.duplicate, (0, 0), 0, empty,
+                            interrupted=True)
+    out_dir = _log_dir(job)
+    with job_running():
+        if job.duplicate:
+            duplicate = run_duplicate(specs, job.config, out_dir)
+            halves = duplicate.halves
+            pair_moments = (
+                Moments.of(duplicate.pair_deltas(0)),
+                Moments.of(duplicate.pair_deltas(1)),
+            )
+            chips, hands, interrupted = duplicate.bankrolls, duplicate.hands, duplicate.interrupted
+            results = [[duplicate.player(h, bot) for h in range(len(halves))] for bot in (0, 1)]
+        else:
+            stats = MatchStats()
+            result = run_scrimmage(specs, job.config, out_dir, on_hand=stats)
+            halves = (result,)
+            pair_moments = stats.players
+            chips = (result.players[0].bankroll, result.players[1].bankroll)
+            hands, interrupted = result.hands_played, result.interrupted
+            results = [[result.players[0]], [result.players[1]]]
+    return MatchSummary(
+        match_id=job.match_id,
+        players=names,
+        seed=job.config.seed,
+        duplicate=job.duplicate,
+        chips=chips,
+        hands=hands,
+        moments=pair_moments,
+        faults=(_faults(results[0]), _faults(results[1])),
+        wall_seconds=sum(half.wall_seconds for half in halves),
+        interrupted=interrupted,
+        log_dir=str(out_dir),
+        host=socket.gethostname(),
+    )
+
+
+# -- the output directory --------------------------------------------------------
+
+
+class _MatchLog:
+    """``matches.jsonl``: one line per finished match, appended durably."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def read(self, plan_ids: set[str]) -> dict[str, MatchSummary]:
+        """The finished matches; a torn last line (a killed run) is cut off."""
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return {}
+        complete = raw[: raw.rfind(b"\n") + 1]
+        if len(complete) < len(raw):
+            with open(self.path, "r+b") as file:  # drop the torn tail before appending
+                file.truncate(len(complete))
+        finished: dict[str, MatchSummary] = {}
+        for number, line in enumerate(complete.decode("utf-8").splitlines(), start=1):
+            try:
+                summary = MatchSummary.from_dict(json.loads(line))
+            except (ValueError, KeyError, TypeError) as error:
+                raise TournamentError(
+                    f"Line {number} of {self.path} is damaged ({error}); remove that line "
+                    "to replay its match, then resume again."
+                ) from None
+            if summary.match_id not in plan_ids:
+                raise TournamentError(
+                    f"{self.path} records match {summary.match_id!r}, which is not in this "
+                    "tournament's plan; the directory belongs to another tournament."
+                )
+            finished.setdefault(summary.match_id, summary)
+        return finished
+
+    def append(self, summary: MatchSummary) -> None:
+        """Add one finished match: a single write, flushed and fsynced before returning."""
+        line = json.dumps(summary.to_dict(), separators=(",", ":")) + "\n"
+        with open(self.path, "a", encoding="utf-8") as file:
+            file.write(line)
+            file.flush()
+            os.fsync(file.fileno())
+
+
+def _plan_differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
+    return sorted(key for key in set(stored) | set(wanted) if stored.get(key) != wanted.get(key))
+
+
+def _prepare(plan: TournamentPlan, out_dir: Path, resume: bool) -> _MatchLog:
+    """Create or check ``out_dir``: a new tournament, or the very same one to resume."""
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise TournamentError(f"Cannot create the output directory {out_dir}: {error}.") from None
+    plan_path = out_dir / PLAN_FILE
+    wanted = plan.to_dict()
+    stored = load_plan(out_dir)
+    if stored is None:
+        if (out_dir / MATCHES_FILE).exists():
+            raise TournamentError(
+                f"{out_dir} holds {MATCHES_FILE} but no {PLAN_FILE}; choose another --out."
+            )
+        temporary = plan_path.with_suffix(".json.tmp")
+        temporary.write_text(json.dumps(wanted, indent=2) + "\n", encoding="utf-8")
+        os.replace(temporary, plan_path)
+    elif not resume:
+        raise TournamentError(
+            f"{out_dir} already holds a tournament; pass --resume to continue it, "
+            "or choose another --out for a new one."
+        )
+    else:
+        differences = _plan_differences(stored.to_dict(), wanted)
+        if differences:
+            raise TournamentError(
+                f"The tournament in {out_dir} was planned differently (it differs in: "
+                f"{', '.join(differences)}); resume with the same bots and settings, "
+                "or choose another --out."
+            )
+    return _MatchLog(out_dir / MATCHES_FILE)
+
+
+# -- scheduling -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class JobFailure:
+    """A match that raised instead of finishing (a missing bot, a lost worker)."""
+
+    match_id: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentResult:
+    """The finished matches of a tournament (in plan order) and its standings."""
+
+    plan: TournamentPlan
+    matches: tuple[MatchSummary, ...]
+    failures: tuple[JobFailure, ...]
+    interrupted: bool
+    standings: Standings
+
+    @property
+    def complete(self) -> bool:
+        """Whether every planned match has finished."""
+        return len(self.matches) == len(self.plan.matches())
+
+    def to_dict(self) -> dict[str, Any]:
+        """``results.json``: rankings, cross table, per-bot results and every match."""
+        return {
+            **self.standings.to_dict(),
+            "master_seed": self.plan.config.seed,
+            "variant": self.plan.config.rules.variant,
+            "rounds": self.plan.config.rules.num_rounds,
+            "matches_per_pair": self.plan.matches_per_pair,
+            "duplicate": self.plan.duplicate,
+            "complete": self.complete,
+            "interrupted": self.interrupted,
+            "failures": [{"id": f.match_id, "message": f.message} for f in self.failures],
+            "matches": [match.to_dict() for match in self.matches],
+        }
+
+
+def standings_of(plan: TournamentPlan, matches: Sequence[MatchSummary]) -> Standings:
+    """The standings of ``plan`` over the finished ``matches``."""
+    return compute_standings(plan.names, matches, plan.config.rules.big_blind, plan.duplicate)
+
+
+def make_jobs(plan: TournamentPlan, out_dir: Path, ship_bots: bool = False) -> list[MatchJob]:
+    """One job per planned match; ``ship_bots`` packs bot directories into the jobs."""
+    specs = {entrant.name: entrant.spec() for entrant in plan.entrants}
+    bundles: dict[str, BotBundle | None] = {
+        name: BotBundle.pack(spec.program.directory) if ship_bots and spec.program else None
+        for name, spec in specs.items()
+    }
+    return [
+        MatchJob(
+            match_id=planned.match_id,
+            specs=(specs[planned.players[0]], specs[planned.players[1]]),
+            config=replace(plan.config, seed=planned.seed),
+            duplicate=plan.duplicate,
+            out_dir=str((out_dir / MATCHES_DIRECTORY / planned.match_id).resolve()),
+            bundles=(bundles[planned.players[0]], bundles[planned.players[1]]),
+        )
+        for planned in plan.matches()
+    ]
+
+
+MatchCallback = Callable[[MatchSummary, Standings], None]
+
+
+def run_tournament(
+    plan: TournamentPlan,
+    out_dir: Path,
+    executor: Executor,
+    *,
+    resume: bool = False,
+    ship_bots: bool = False,
+    on_match: MatchCallback | None = None,
+) -> TournamentResult:
+    """Play every unfinished match of ``plan`` on ``executor`` and return the standings.
+
+    ``out_dir`` must be new (or empty) unless ``resume`` is True, in which case
+    it must hold this very plan; finished matches are not replayed.
+    ``on_match`` is called in this thread after each match is recorded, with the
+    standings so far.  On Ctrl-C, unstarted matches are cancelled, running ones
+    are waited for (a second Ctrl-C stops waiting), and the result says
+    ``interrupted``; ``out_dir`` can then be resumed.
+    """
+    log = _prepare(plan, out_dir, resume)
+    planned = plan.matches()
+    finished = log.read({m.match_id for m in planned})
+    order = {m.match_id: index for index, m in enumerate(planned)}
+    jobs = [job for job in make_jobs(plan, out_dir, ship_bots) if job.match_id not in finished]
+    failures: list[JobFailure] = []
+    interrupted = False
+
+    def record(future: Future[MatchSummary], job: MatchJob) -> None:
+        nonlocal interrupted
+        try:
+            summary = future.result()
+        except Exception as error:  # a job that raised: report it, play the rest
+            failures.append(JobFailure(job.match_id, f"{type(error).__name__}: {error}"))
+            return
+        if summary.interrupted:
+            interrupted = True  # not recorded: a resume replays it
+            return
+        log.append(summary)
+        finished[summary.match_id] = summary
+        if on_match is not None:
+            on_match(summary, standings_of(plan, _in_order(finished, order)))
+
+    futures = {executor.submit(play_job, job): job for job in jobs}
+    pending = set(futures)
+    try:
+        for future in as_completed(futures):
+            pending.discard(future)
+            record(future, futures[future])
+    except KeyboardInterrupt:
+        interrupted = True
+        for future in pending:
+            future.cancel()
+        try:  # keep what running matches finish; a second Ctrl-C stops waiting
+            for future in pending:
+                if not future.cancelled():
+                    future.exception()
+                    record(future, futures[future])
+        except KeyboardInterrupt:
+            pass
+    matches = _in_order(finished, order)
+    result = TournamentResult(
+        plan, tuple(matches), tuple(failures), interrupted, standings_of(plan, matches)
+    )
+    temporary = out_dir / (RESULTS_FILE + ".tmp")
+    temporary.write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
+    os.replace(temporary, out_dir / RESULTS_FILE)
+    return result
+
+
+def _in_order(finished: dict[str, MatchSummary], order: dict[str, int]) -> list[MatchSummary]:
+    return sorted(finished.values(), key=lambda summary: order[summary.match_id])

@@ -1,0 +1,289 @@
+"""The checks that run the bot: build, connect, a seeded smoke match, time, memory, cleanup.
+
+The bot plays short seeded matches (through :func:`run_scrimmage`, exactly as
+``pokerbots scrimmage`` would) against built-in bots, in its private copy,
+under the memory limit.  Each check below reads the match results, so the
+checks themselves are pure functions that tests can feed directly.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sdk.rules import Rules
+
+from ..config import Limits, RunnerSettings, ScrimmageConfig
+from ..faults import FaultKind
+from ..process import BotProgram
+from ..records import HandRecord, MatchResult, PlayerResult
+from ..scrimmage import BotSpec, run_scrimmage
+from .checks import CheckResult, format_bytes
+from .options import ValidateOptions
+from .processes import MemorySampler, check_cleanup
+
+__all__ = [
+    "DYNAMIC_CHECKS",
+    "SmokeMatch",
+    "check_build",
+    "check_connect",
+    "check_memory",
+    "check_reply_times",
+    "check_smoke_match",
+    "play_smoke_matches",
+    "reply_time_stats",
+    "run_dynamic_checks",
+    "skipped_dynamic_checks",
+]
+
+#: The dynamic checks, in report order.
+DYNAMIC_CHECKS = ("build", "connect", "smoke_match", "reply_times", "memory", "cleanup")
+#: The name the bot plays under (distinct from every built-in bot's name).
+BOT_NAME = "submission"
+_PLAY_FAULTS = (FaultKind.ILLEGAL, FaultKind.MISFORMATTED, FaultKind.TIMEOUT, FaultKind.CRASH,
+                FaultKind.DISCONNECTED)
+_LOG_HINT = "Run the bot with `pokerbots scrimmage BOT_DIR` and read its log."
+
+
+@dataclass(frozen=True, slots=True)
+class SmokeMatch:
+    """One smoke match: the opponent, the result (the bot is player 0) and the bot's log."""
+
+    opponent: str
+    result: MatchResult
+    log: Path
+
+    @property
+    def bot(self) -> PlayerResult:
+        """The validated bot's result."""
+        return self.result.players[0]
+
+
+def skipped_dynamic_checks(reason: str) -> list[CheckResult]:
+    """Every dynamic check, skipped for ``reason``."""
+    return [CheckResult.skipped(name, reason) for name in DYNAMIC_CHECKS]
+
+
+def _log_tail(log: Path) -> str:
+    """The last line the bot (or its build) printed, for hints."""
+    try:
+        with open(log, "rb") as file:
+            file.seek(max(file.seek(0, 2) - 4096, 0))
+            lines = file.read().decode(errors="replace").splitlines()
+    except OSError:
+        return ""
+    printed = [line.strip() for line in lines if line.strip() and not line.startswith("---")]
+    return f" Its output ended with: {printed[-1][:200]}" if printed else ""
+
+
+def _first_detail(matches: list[SmokeMatch], kinds: tuple[FaultKind, ...]) -> str:
+    for match in matches:
+        for fault in match.bot.first_faults:
+            if fault.kind in kinds:
+                where = f"hand {fault.hand}: " if fault.hand else ""
+                return f"{where}{fault.detail}"
+    return ""
+
+
+def _count(matches: list[SmokeMatch], kind: FaultKind) -> int:
+    return sum(match.bot.fault_counts.get(kind, 0) for match in matches)
+
+
+def check_build(matches: list[SmokeMatch], program: BotProgram) -> CheckResult:
+    """The build step finished in time with exit status 0."""
+    if not program.build:
+        return CheckResult.passed("build", "There is no build step (its command list is empty).")
+    if _count(matches, FaultKind.BUILD_FAILED):
+        return CheckResult.failed(
+            "build", f"The {_first_detail(matches, (FaultKind.BUILD_FAILED,))}.",
+            f"Run the build command {list(program.build)} in a fresh copy of the bot folder and "
+            f"fix it (a slow build can be given more time with --build-timeout)."
+            f"{_log_tail(matches[0].log)}")
+    return CheckResult.passed("build", "The build step finished with exit status 0.")
+
+
+def check_connect(matches: list[SmokeMatch], timeout: float) -> CheckResult:
+    """The bot connected to the engine within the connect timeout."""
+    if _count(matches, FaultKind.NEVER_CONNECTED):
+        return CheckResult.failed(
+            "connect", f"The bot {_first_detail(matches, (FaultKind.NEVER_CONNECTED,))}.",
+            "Check the run command, that the bot connects to the port it is given as its last "
+            f"argument, and that it starts within {timeout:g} s.{_log_tail(matches[0].log)}")
+    return CheckResult.passed("connect", f"The bot connected within {timeout:g} s.")
+
+
+def check_smoke_match(matches: list[SmokeMatch]) -> CheckResult:
+    """No illegal or misformatted action, no timeout, no crash or disconnect in the matches."""
+    played = ", ".join(
+        f"{m.result.hands_played} hands against {m.opponent} ({m.bot.bankroll:+d})"
+        for m in matches)
+    counts = {kind: _count(matches, kind) for kind in _PLAY_FAULTS}
+    faults = ", ".join(f"{n} {kind.value}" for kind, n in counts.items() if n)
+    if faults:
+        return CheckResult.failed(
+            "smoke_match", f"Faults in the smoke match: {faults}; first, "
+                           f"{_first_detail(matches, _PLAY_FAULTS)}.",
+            f"Answer every request with one legal action from legal_actions(), in time. "
+            f"{_LOG_HINT}{_log_tail(matches[-1].log)}")
+    if _count(matches, FaultKind.OUTPUT_TRUNCATED):
+        return CheckResult.warned(
+            "smoke_match", f"Played {played}, but the bot printed more than its log keeps.",
+            "Print less: the MIT engine keeps only 512 KiB of a bot's output.")
+    return CheckResult.passed("smoke_match", f"Played {played} without a fault.")
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(math.ceil(share * len(ordered)) - 1, 0)]
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def reply_time_stats(matches: list[SmokeMatch], rules: Rules) -> dict[str, Any]:
+    """Median, p99 and max seconds per decision, and the clock use projected per match."""
+    times = [t for match in matches for t in match.bot.reply_times]
+    hands = sum(match.result.hands_played for match in matches)
+    used = sum(match.bot.time_used for match in matches)
+    if not times or not hands:
+        return {}
+    return {
+        "decisions": len(times),
+        "reply_median_seconds": round(statistics.median(times), 6),
+        "reply_p99_seconds": round(_percentile(times, 0.99), 6),
+        "reply_max_seconds": round(max(times), 6),
+        "projected_clock_seconds": round(used / hands * rules.num_rounds, 6),
+        "game_clock_seconds": rules.game_clock,
+        "hands_per_match": rules.num_rounds,
+    }
+
+
+def check_reply_times(matches: list[SmokeMatch], rules: Rules,
+                      options: ValidateOptions) -> CheckResult:
+    """No reply reached the per-reply timeout, and the projected clock use fits the game clock.
+
+    ``rules`` are the competition's (its hands per match and game clock).
+    """
+    name = "reply_times"
+    stats = reply_time_stats(matches, rules)
+    if not stats:
+        return CheckResult.skipped(name, "The bot made no decision to time.")
+    projected, clock = stats["projected_clock_seconds"], rules.game_clock
+    summary = (f"median {_ms(stats['reply_median_seconds'])}, p99 "
+               f"{_ms(stats['reply_p99_seconds'])}, max {_ms(stats['reply_max_seconds'])} per "
+               f"decision; about {projected:.2f} s of the {clock:g} s clock per "
+               f"{rules.num_rounds} hands")
+    speed_up = ("Make decisions faster: precompute tables at start-up (before connecting, which "
+                "is not timed) and bound any search by time.")
+    timeouts = _count(matches, FaultKind.TIMEOUT)
+    if timeouts or stats["reply_max_seconds"] >= options.reply_timeout:
+        return CheckResult.failed(
+            name, f"{max(timeouts, 1)} decision(s) took {options.reply_timeout:g} s or more, "
+                  f"or ran out of clock ({summary}).", speed_up)
+    if projected > clock:
+        return CheckResult.failed(name, f"The bot would run out of clock ({summary}).", speed_up)
+    if projected > options.clock_share * clock:
+        return CheckResult.warned(
+            name, f"The bot uses over {options.clock_share:.0%} of its clock ({summary}).",
+            speed_up)
+    return CheckResult.passed(name, summary[0].upper() + summary[1:] + ".")
+
+
+def check_memory(matches: list[SmokeMatch], limit: int, sampled: int = 0) -> CheckResult:
+    """The bot's peak memory stayed under ``limit`` (which its processes also had as RLIMIT_AS).
+
+    The peak is the larger of the runner's measurement and ``sampled`` bytes
+    (the validator's own, from the processes' high-water marks).
+    """
+    peak = max([match.bot.peak_memory_bytes or 0 for match in matches] + [sampled])
+    if peak > limit:
+        return CheckResult.failed(
+            "memory", f"The bot used {format_bytes(peak, True)} of memory, more than the "
+                      f"{format_bytes(limit, True)} allowed.",
+            "Load smaller tables or models, and free what you do not need after start-up.")
+    if peak == 0:
+        return CheckResult.skipped(
+            "memory", f"The bot's memory could not be measured; it ran under a "
+                      f"{format_bytes(limit, True)} address-space limit.")
+    return CheckResult.passed(
+        "memory", f"Peak memory {format_bytes(peak, True)}, under the {format_bytes(limit, True)} "
+                  "limit.")
+
+
+def _config(rules: Rules, hands: int, seed: int, options: ValidateOptions) -> ScrimmageConfig:
+    return ScrimmageConfig(
+        rules=rules.replace(num_rounds=hands),
+        seed=seed,
+        runner=RunnerSettings(build_timeout=options.build_timeout,
+                              connect_timeout=options.connect_timeout,
+                              reply_timeout=options.reply_timeout),
+        limits=Limits(address_space=options.memory_limit),
+    )
+
+
+def play_smoke_matches(program: BotProgram, rules: Rules, options: ValidateOptions,
+                       out_dir: Path, memory: MemorySampler | None = None) -> list[SmokeMatch]:
+    """Play the bot against builtin:random, then builtin:checkcall if it built and connected.
+
+    ``memory`` is sampled during the hands (after the build, whose processes
+    are not the bot's), and always after the first and the last hand.
+    Raises KeyboardInterrupt if a match was interrupted.
+    """
+    plan = [("builtin:random", options.hands), ("builtin:checkcall", max(options.hands // 2, 1))]
+    matches: list[SmokeMatch] = []
+    for index, (opponent, hands) in enumerate(plan):
+        specs = [BotSpec(BOT_NAME, program=program), BotSpec.parse(opponent)]
+        match_dir = out_dir / f"match-{index + 1}"
+
+        def observe(record: HandRecord, last: int = hands) -> None:
+            if memory is not None:
+                memory.maybe_sample(force=record.number in (1, last))
+
+        result = run_scrimmage(specs, _config(rules, hands, options.seed + index, options),
+                               match_dir, on_hand=observe, record_reply_times=True)
+        if result.interrupted:
+            raise KeyboardInterrupt
+        matches.append(SmokeMatch(opponent, result, match_dir / f"{BOT_NAME}.log"))
+        if any(match.bot.fault_counts.get(kind) for match in matches
+               for kind in (FaultKind.BUILD_FAILED, FaultKind.NEVER_CONNECTED)):
+            break
+    return matches
+
+
+def run_dynamic_checks(bot_root: Path, rules: Rules, options: ValidateOptions,
+                       work: Path) -> tuple[list[CheckResult], dict[str, Any]]:
+    """Build, start and play the bot in ``bot_root``; return the checks and the stats.
+
+    ``work`` is the private directory holding the copy of the bot: match logs go
+    to ``work/runs``, and no process may be left running inside ``work``.
+    ``rules`` are the competition rules of the variant; the matches are shorter.
+    """
+    program = BotProgram.from_directory(bot_root)
+    memory = MemorySampler(work)
+    matches = play_smoke_matches(program, rules, options, work / "runs", memory)
+    checks = [check_build(matches, program)]
+    if checks[-1].status == "fail":
+        checks += [CheckResult.skipped(name, "The build failed.") for name in DYNAMIC_CHECKS[1:-1]]
+    else:
+        checks.append(check_connect(matches, options.connect_timeout))
+        if checks[-1].status == "fail":
+            checks += [CheckResult.skipped(name, "The bot never connected.")
+                       for name in DYNAMIC_CHECKS[2:-1]]
+        else:
+            checks += [check_smoke_match(matches), check_reply_times(matches, rules, options),
+                       check_memory(matches, options.memory_limit, memory.peak_bytes)]
+    checks.append(check_cleanup(work))
+    stats: dict[str, Any] = {
+        "matches": [{"opponent": m.opponent, "hands": m.result.hands_played,
+                     "bankroll": m.bot.bankroll,
+                     "faults": {k.value: n for k, n in m.bot.fault_counts.items() if n}}
+                    for m in matches],
+        "peak_memory_bytes": max([m.bot.peak_memory_bytes or 0 for m in matches]
+                                 + [memory.peak_bytes]),
+        **reply_time_stats(matches, rules),
+    }
+    return checks, stats

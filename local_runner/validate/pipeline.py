@@ -1,0 +1,135 @@
+"""Run every check of a validation in order, each skipped when a check it needs failed."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sdk.rules import VARIANTS, Rules
+
+from ..archive import archive_kind
+from .checks import (
+    BotFiles,
+    CheckResult,
+    Status,
+    check_bot_root,
+    check_commands_json,
+    check_large_files,
+    check_machine_paths,
+    check_python_sources,
+    check_readme,
+    check_startme_executable,
+    check_startme_line_endings,
+    check_startme_shebang,
+    check_variant,
+    check_vendored_sdk,
+)
+from .dynamic import run_dynamic_checks, skipped_dynamic_checks
+from .options import ValidateOptions
+from .report import ValidationReport
+from .staging import stage
+
+__all__ = ["STATIC_CHECKS", "ValidateUsageError", "validate"]
+
+#: The checks of the bot's files, in report order (after the safety and size checks).
+STATIC_CHECKS = ("bot_root", "commands_json", "startme_executable", "startme_shebang",
+                 "startme_line_endings", "machine_paths", "readme", "variant", "python_sources",
+                 "vendored_sdk", "large_files")
+_STARTME = ("startme_executable", "startme_shebang", "startme_line_endings")
+
+
+class ValidateUsageError(ValueError):
+    """The path to validate is missing or is not a directory or a supported archive."""
+
+
+def validate(path: Path, options: ValidateOptions | None = None) -> ValidationReport:
+    """Check the submission at ``path`` (a bot folder or its archive) the way a server would.
+
+    Everything happens in a private temporary directory, removed afterwards;
+    nothing is written next to ``path``.  Raises :class:`ValidateUsageError` if
+    ``path`` cannot be validated at all; every problem of the package itself is
+    a failed check in the report.
+    """
+    options = options or ValidateOptions()
+    path = Path(path)
+    if not path.exists():
+        raise ValidateUsageError(f"{path} does not exist; pass a bot folder or its archive.")
+    if not path.is_dir() and archive_kind(path) is None:
+        raise ValidateUsageError(
+            f"{path} is neither a folder nor a .zip, .jar, .tar, .tar.gz or .tgz archive; "
+            "pass the bot folder or its archive.")
+    work = Path(tempfile.mkdtemp(prefix="pokerbots-validate-"))
+    try:
+        checks, stats = _run(path, options, work)
+    finally:
+        _remove(work)
+    return ValidationReport.create(checks, stats, options.strict)
+
+
+def _run(path: Path, options: ValidateOptions,
+         work: Path) -> tuple[list[CheckResult], dict[str, Any]]:
+    staged = stage(path, work, options.limits)
+    report = staged.report
+    checks = list(staged.checks)
+    stats: dict[str, Any] = {
+        "path": str(path), "kind": report.kind,
+        "compressed_bytes": None if report.kind == "directory" else report.compressed_bytes,
+        "uncompressed_bytes": report.uncompressed_bytes, "file_count": report.file_count,
+    }
+    if staged.top is None:
+        reason = "The package was refused by the safety checks, so it was not unpacked."
+        checks += [CheckResult.skipped(name, reason) for name in STATIC_CHECKS]
+        return checks + skipped_dynamic_checks(reason), stats
+    root_check, root = check_bot_root(staged.top)
+    checks.append(root_check)
+    if root is None:
+        reason = "There is no bot folder to check."
+        checks += [CheckResult.skipped(name, reason) for name in STATIC_CHECKS[1:]]
+        return checks + skipped_dynamic_checks(reason), stats
+    files = BotFiles(staged.top, root)
+    readme, metadata = check_readme(files)
+    file_checks: list[Callable[[BotFiles], CheckResult]] = [
+        check_commands_json, check_startme_executable, check_startme_shebang,
+        check_startme_line_endings, check_machine_paths]
+    checks += [check(files) for check in file_checks]
+    checks += [readme, check_variant(metadata, options.variant), check_python_sources(files),
+               check_vendored_sdk(files), check_large_files(files, options.max_file_bytes)]
+    declared = metadata.variant.strip() if metadata is not None else ""
+    variant = options.variant or (declared if declared in VARIANTS else "nlhe")
+    stats["variant"] = variant
+    blocker = _blocker(checks, files)
+    if not options.run_match:
+        return checks + skipped_dynamic_checks("The smoke match was not requested."), stats
+    if blocker is not None:
+        reason = f"Skipped because the {blocker} check failed."
+        return checks + skipped_dynamic_checks(reason), stats
+    dynamic, match_stats = run_dynamic_checks(root, Rules.for_variant(variant), options, work)
+    stats.update(match_stats)
+    return checks + dynamic, stats
+
+
+def _blocker(checks: list[CheckResult], files: BotFiles) -> str | None:
+    """The first failed check the bot cannot be started without, if any."""
+    needed = ["bot_root", "commands_json"]
+    if not (files.root / "commands.json").is_file():
+        needed += _STARTME
+    failed = {check.name for check in checks if check.status is Status.FAIL}
+    return next((name for name in needed if name in failed), None)
+
+
+def _remove(work: Path) -> None:
+    """Delete the private directory, even where the bot took away write permission."""
+
+    def unlock(function: Callable[..., Any], path: str, _error: object) -> None:
+        with contextlib.suppress(OSError):
+            parent = os.path.dirname(path)
+            os.chmod(parent, os.stat(parent).st_mode | stat.S_IRWXU)
+            function(path)
+
+    shutil.rmtree(work, onerror=unlock)
