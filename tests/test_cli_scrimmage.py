@@ -34,14 +34,36 @@ def test_the_table_names_both_bots(tmp_path: Path) -> None:
 
 
 def test_the_same_seed_gives_the_same_match(tmp_path: Path) -> None:
-    first = pokerbots("scrimmage", "builtin:random", "builtin:random", "--rounds", "100",
-                      "--seed", "9", "--out", str(tmp_path / "a"), "--json")
-    second = pokerbots("scrimmage", "builtin:random", "builtin:random", "--rounds", "100",
-                       "--seed", "9", "--out", str(tmp_path / "b"), "--json")
+    first = pokerbots(
+        "scrimmage",
+        "builtin:random",
+        "builtin:random",
+        "--rounds",
+        "100",
+        "--seed",
+        "9",
+        "--out",
+        str(tmp_path / "a"),
+        "--json",
+    )
+    second = pokerbots(
+        "scrimmage",
+        "builtin:random",
+        "builtin:random",
+        "--rounds",
+        "100",
+        "--seed",
+        "9",
+        "--out",
+        str(tmp_path / "b"),
+        "--json",
+    )
     assert first.returncode == second.returncode == 0
     bankrolls = [[p["bankroll"] for p in json.loads(r.stdout)["players"]] for r in (first, second)]
     assert bankrolls[0] == bankrolls[1]
-    assert (tmp_path / "a" / "hands.jsonl").read_text() == (tmp_path / "b" / "hands.jsonl").read_text()
+    assert (tmp_path / "a" / "hands.jsonl").read_text() == (
+        tmp_path / "b" / "hands.jsonl"
+    ).read_text()
 
 
 def test_usage_errors_exit_2_with_a_message_and_no_traceback(tmp_path: Path) -> None:

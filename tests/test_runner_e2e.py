@@ -80,7 +80,7 @@ def test_a_bot_that_crashes_mid_match_is_recorded_and_the_match_ends(
         run_bot(Player(), parse_args())
         """,
     )
-    summary, out = scrimmage(tmp_path, [crasher, "builtin:checkcall"], rounds=40)
+    summary, _ = scrimmage(tmp_path, [crasher, "builtin:checkcall"], rounds=40)
     assert summary["rounds"] == 40
     assert faults(summary, 0) == {"crash": 1}
     detail = summary["players"][0]["fault_details"][0]
