@@ -8,8 +8,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import cache
 
-from sdk.actions import Action, BidAction, CallAction, CheckAction, FoldAction, RaiseAction
+from sdk.actions import (
+    Action,
+    ActionType,
+    BidAction,
+    CallAction,
+    CheckAction,
+    FoldAction,
+    RaiseAction,
+)
 from sdk.bot import Bot
 from sdk.states import GameState, RoundState
 
@@ -25,6 +34,12 @@ class CheckCallBot(Bot):
         if BidAction in legal:
             return BidAction(0)
         return CheckAction() if CheckAction in legal else CallAction()
+
+
+@cache
+def _in_name_order(legal: frozenset[ActionType]) -> tuple[ActionType, ...]:
+    """The legal action types in a fixed order, so a seeded bot is reproducible."""
+    return tuple(sorted(legal, key=lambda cls: cls.__name__))
 
 
 class RandomBot(Bot):
@@ -43,7 +58,7 @@ class RandomBot(Bot):
         if BidAction in legal:
             low, high = round_state.bid_bounds()
             return BidAction(rng.randint(low, high))
-        kind = rng.choice(sorted(legal, key=lambda cls: cls.__name__))
+        kind = rng.choice(_in_name_order(legal))
         if kind is RaiseAction:
             low, high = round_state.raise_bounds()
             return RaiseAction(rng.randint(low, high))

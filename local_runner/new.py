@@ -432,7 +432,7 @@ def _install(rendered: Path, target: Path) -> None:
         elif sdk.is_dir():
             shutil.rmtree(sdk)
         shutil.copytree(rendered, target, symlinks=True, dirs_exist_ok=True)
-    except OSError:
+    except BaseException:  # an OSError, or Ctrl-C: leave nothing half-written behind
         if created:
             shutil.rmtree(target, ignore_errors=True)
         elif was_empty:

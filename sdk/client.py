@@ -96,7 +96,8 @@ class BotClient:
         state = self.round_state
         assert isinstance(state, TerminalState)
         self.bot.handle_round_over(self.game_state, state, self.seat)
-        self.game_state = self.game_state._replace(round_num=self.game_state.round_num + 1)
+        game = self.game_state
+        self.game_state = GameState(game.bankroll, game.game_clock, game.round_num + 1)
 
     def _start_round(self) -> None:
         self._new_round_pending = False
@@ -179,10 +180,12 @@ class BotClient:
     def _on_delta(self, clause: Delta) -> None:
         terminal = self._require_terminal(clause)
         amount = clause.amount
-        self.round_state = terminal._replace(
-            deltas=(amount, -amount) if self.seat == 0 else (-amount, amount)
+        deltas = (amount, -amount) if self.seat == 0 else (-amount, amount)
+        self.round_state = TerminalState(
+            deltas, terminal.previous_state, terminal.bounty_hits, terminal.folder
         )
-        self.game_state = self.game_state._replace(bankroll=self.game_state.bankroll + amount)
+        game = self.game_state
+        self.game_state = GameState(game.bankroll + amount, game.game_clock, game.round_num)
         self._hand_over = True
 
     def _on_bounty_hits(self, clause: BountyHits) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 __all__ = ["main"]
 
 # Subcommand modules, in the order `pokerbots --help` lists them.
-COMMANDS = ("scrimmage", "validate", "package")
+COMMANDS = ("new", "scrimmage", "tournament", "validate", "package")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,7 +11,14 @@ from rich.text import Text
 
 from sdk.rules import VARIANTS
 
-from ..validate import Status, ValidateOptions, ValidateUsageError, ValidationReport, validate
+from ..validate import (
+    CheckResult,
+    Status,
+    ValidateOptions,
+    ValidateUsageError,
+    ValidationReport,
+    validate,
+)
 from ..validate.checks import format_bytes
 
 __all__ = ["add_validate_options", "options_from_args", "register", "render_report", "run", "show",
@@ -105,17 +112,40 @@ def usage_error(errors: Console, error: object) -> int:
     return 2
 
 
+def _row(name: str, check: CheckResult, suffix: str = "") -> tuple[str, Status, Text]:
+    message = Text(check.message + suffix)
+    if check.hint and check.status is not Status.PASS:
+        message.append(f"\nhint: {check.hint}", style="italic")
+    return name, check.status, message
+
+
+def _rows(report: ValidationReport) -> list[tuple[str, Status, Text]]:
+    """One row per check; three or more checks skipped for the same reason share one row."""
+    rows: list[tuple[str, Status, Text]] = []
+    checks, index = report.checks, 0
+    while index < len(checks):
+        check, run = checks[index], 1
+        while (check.status is Status.SKIP and index + run < len(checks)
+               and checks[index + run].status is Status.SKIP
+               and checks[index + run].message == check.message):
+            run += 1
+        if run < 3:
+            rows += [_row(other.name, other) for other in checks[index:index + run]]
+        else:
+            last = checks[index + run - 1].name
+            rows.append(_row(f"{check.name} … {last}", check, f" ({run} checks)"))
+        index += run
+    return rows
+
+
 def render_report(console: Console, report: ValidationReport) -> None:
     """Print the table of checks, the package's sizes and the verdict line."""
     table = Table(title="pokerbots validate", title_justify="left")
     table.add_column("check")
     table.add_column("status")
     table.add_column("message")
-    for check in report.checks:
-        message = Text(check.message)
-        if check.hint and check.status is not Status.PASS:
-            message.append(f"\nhint: {check.hint}", style="italic")
-        table.add_row(check.name, Text(check.status.value, style=_STYLES[check.status]), message)
+    for name, status, message in _rows(report):
+        table.add_row(name, Text(status.value, style=_STYLES[status]), message)
     console.print(table)
     stats = report.stats
     sizes = [f"{stats.get('file_count', 0)} files and folders",

@@ -31,11 +31,18 @@ from sdk.rules import Rules
 from sdk.states import GameState, RoundState, TerminalState
 
 __all__ = [
+    "A",
+    "C",
+    "F",
     "GOLDEN_DIR",
+    "K",
+    "Played",
+    "R",
     "RecordingSeat",
     "SCENARIOS",
     "Scenario",
     "ScriptedBot",
+    "golden_path",
     "play",
     "transcript",
 ]
@@ -215,7 +222,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         description=(
             "hand 1: A raises, B calls; B bids 12, A bids 20 (sees A-1): A pays 12 and gets a"
             " third card; B checks, A bets, B folds (the 2.4 exchange)",
-            "hand 2: a 7-7 tie: both pay 7 and both get a card; checked down to a showdown",
+            "hand 2: a 7-7 tie: both pay 7 and both get a card; checked down to a showdown"
+            " that A's third card (8h) wins",
             "hand 3: A (dealer) folds preflop: no auction",
         ),
         scripts=(
@@ -245,6 +253,12 @@ def transcript(scenario: Scenario) -> str:
     """The golden transcript text of ``scenario``."""
     rules = Rules.for_variant(scenario.variant)
     played = play(rules, scenario.seed, scenario.hands, scenario.scripts)
+    for player in played.result.players:
+        if player.fault_counts:
+            # A script that does not fit its deal would record the engine's defaults.
+            raise RuntimeError(
+                f"{scenario.variant}: {player.name} faulted: {player.first_faults}; fix the script."
+            )
     head = [
         f"# Golden transcript: {scenario.variant}, seed {scenario.seed}, "
         f"{scenario.hands} hands, MatchSettings(enforce_clock=False)",

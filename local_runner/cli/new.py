@@ -1,0 +1,187 @@
+"""``pokerbots new``: create a bot project from the template.
+
+Interactive by default: each question is asked with ``input()`` and checked as soon as
+it is answered (a bad answer is asked again), so by the time cookiecutter runs, in its
+no-input mode, every answer is known to be good.  ``--no-input`` asks nothing: answers
+come from ``--set KEY=VALUE`` and the defaults.  Nothing is written unless every answer
+and the target folder pass their checks.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+
+from ..new import (
+    BOT_NAME_PATTERN,
+    DEFAULT_ANSWERS,
+    QUESTIONS,
+    NewBotError,
+    Question,
+    answer_problem,
+    create_bot,
+    target_problem,
+)
+
+__all__ = ["register", "run"]
+
+
+class _Cancelled(Exception):
+    """The user ended the questions (end of input)."""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``new`` subcommand."""
+    keys = ", ".join(question.key for question in QUESTIONS)
+    parser = subparsers.add_parser(
+        "new",
+        help="create a bot project from the template",
+        description=(
+            "Create a bot project at PATH: player.py, startme.sh, commands.json, README.txt, "
+            "requirements.txt, tests and a vendored copy of the SDK. Asks for the README.txt "
+            "details unless --no-input is given."
+        ),
+        epilog=(
+            f"Answer keys for --set: {keys}. Team members are 'Name <e-mail>' separated by "
+            "';' (empty: the leader alone); references are one per line. The bot name "
+            "defaults to the folder name. Example: pokerbots new my-bot --no-input "
+            "--set team_name='The Folding Chairs' --set variant=auction"
+        ),
+    )
+    parser.add_argument("path", type=Path, metavar="PATH", help="the folder to create")
+    parser.add_argument(
+        "--no-input",
+        action="store_true",
+        help="ask nothing: use the --set answers and the defaults",
+    )
+    parser.add_argument(
+        "--set",
+        dest="answers",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="answer one question (repeatable)",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="write into an existing, non-empty folder (same-named files are overwritten)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def _parse_sets(items: list[str]) -> dict[str, str]:
+    """``KEY=VALUE`` items as a dictionary; NewBotError for a malformed or unknown key."""
+    known = {question.key for question in QUESTIONS}
+    answers: dict[str, str] = {}
+    for item in items:
+        key, equals, value = item.partition("=")
+        key = key.strip()
+        if not equals:
+            raise NewBotError(f"--set {item!r} has no '='; write it as --set KEY=VALUE.")
+        if key not in known:
+            raise NewBotError(
+                f"--set {key!r} is not a question; the keys are: "
+                f"{', '.join(question.key for question in QUESTIONS)}."
+            )
+        answers[key] = value
+    return answers
+
+
+def _read(prompt: str) -> str:
+    try:
+        return input(prompt)
+    except EOFError:
+        raise _Cancelled from None
+
+
+def _ask(question: Question, default: str, console: Console) -> str:
+    """Ask ``question`` until the answer passes its check; return it."""
+    while True:
+        if question.multiline:
+            console.print(
+                f"{escape(question.prompt)} (finish with an empty line; an empty first line "
+                "keeps the default):",
+                highlight=False,
+            )
+            if default:
+                console.print(f"[dim]default: {escape(default)}[/]", highlight=False)
+            lines: list[str] = []
+            while True:
+                line = _read("  > ")
+                if not line.strip():
+                    break
+                lines.append(line)
+            answer = "\n".join(lines) if lines else default
+        else:
+            shown = f" ({'/'.join(question.choices)})" if question.choices else ""
+            suffix = f" [{default}]" if default else ""
+            answer = _read(f"{question.prompt}{shown}{suffix}: ").strip() or default
+        problem = answer_problem(question.key, answer)
+        if problem is None:
+            return answer
+        console.print(f"[bold red]error:[/] {escape(problem)}", highlight=False)
+
+
+def _interview(path: Path, given: dict[str, str], console: Console) -> dict[str, str]:
+    """Ask every question ``given`` does not answer; return all the answers."""
+    answers = dict(given)
+    folder = path.resolve().name
+    for question in QUESTIONS:
+        if question.key in answers:
+            continue
+        if question.key == "bot_name":
+            default = folder if BOT_NAME_PATTERN.fullmatch(folder) else ""
+        elif question.key == "members":
+            default = ""  # the leader alone
+        else:
+            default = DEFAULT_ANSWERS[question.key]
+        answers[question.key] = _ask(question, default, console)
+    return answers
+
+
+def run(args: argparse.Namespace) -> int:
+    """Create the bot the arguments describe; 0 when created, 2 for bad answers."""
+    console = Console(highlight=False)
+    errors = Console(stderr=True, highlight=False)
+    path: Path = args.path
+    try:
+        answers = _parse_sets(list(args.answers))
+        problem = target_problem(path, args.force)
+        if problem is not None:
+            raise NewBotError(problem)
+        if not args.no_input:
+            answers = _interview(path, answers, console)
+        project = create_bot(path, answers, force=args.force)
+    except NewBotError as error:
+        for line in error.problems:
+            errors.print(f"[bold red]error:[/] {escape(line)}")
+        errors.print("Nothing was written.")
+        return 2
+    except _Cancelled:
+        errors.print(
+            "[bold red]error:[/] the input ended before every question was answered; "
+            "nothing was written. Pass --no-input (with --set KEY=VALUE answers) to ask nothing."
+        )
+        return 2
+    except KeyboardInterrupt:
+        errors.print("Cancelled; nothing was written.")
+        return 130
+    except OSError as error:
+        errors.print(
+            f"[bold red]error:[/] could not write the bot to {escape(str(path))}: "
+            f"{escape(str(error))}. Check the path and its permissions."
+        )
+        return 1
+    shown = escape(str(project))
+    console.print(f"Created the bot [bold]{shown}[/]. Next steps:")
+    for command, why in (
+        (f"cd {shown} && python -m pytest", "run the bot's own tests"),
+        (f"pokerbots scrimmage {shown}", "play a match against builtin:random"),
+        (f"pokerbots validate {shown}", "check it the way the competition server will"),
+    ):
+        console.print(f"  {command}  [dim]# {why}[/]")
+    return 0

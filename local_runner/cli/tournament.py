@@ -1,0 +1,333 @@
+"""``pokerbots tournament``: a round robin, live standings, ACPC rankings and a cross table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from concurrent.futures import Executor
+from pathlib import Path
+
+from rich.console import Console, Group
+from rich.live import Live
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from ..config import ConfigError, ScrimmageConfig, load_config
+from ..executors import ExecutorError, open_executor
+from ..scrimmage import UsageError
+from ..standings import MatchSummary, Standings
+from ..stats import Summary
+from ..tournament import (
+    RESULTS_FILE,
+    TournamentError,
+    TournamentPlan,
+    TournamentResult,
+    load_plan,
+    plan_tournament,
+    run_tournament,
+)
+
+__all__ = ["register", "run"]
+
+DEFAULT_MATCHES = 2
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``tournament`` subcommand."""
+    parser = subparsers.add_parser(
+        "tournament",
+        help="a round robin between bots, with bankroll and instant run-off rankings",
+        description=(
+            "Every pair of bots plays --matches matches (duplicate pairs with --duplicate), "
+            "with seeds derived from one master seed, in parallel on this machine or on a "
+            "Dask cluster. Bots are ranked by total bankroll and by bankroll instant run-off "
+            "(ACPC rules). A BOT is a bot directory or builtin:NAME."
+        ),
+    )
+    parser.add_argument("bots", nargs="*", metavar="BOT", help="two or more bots")
+    parser.add_argument(
+        "--variant", choices=["nlhe", "swap", "auction", "bounty"], help="the game (default nlhe)"
+    )
+    parser.add_argument("--rounds", type=_positive, help="hands per match (per half if duplicate)")
+    parser.add_argument(
+        "--matches", type=_positive, help=f"matches per pair (default {DEFAULT_MATCHES})"
+    )
+    parser.add_argument(
+        "--duplicate", action="store_true", help="play every match as a duplicate pair"
+    )
+    parser.add_argument(
+        "--workers", type=_positive, help="parallel matches on this machine (default: cores)"
+    )
+    parser.add_argument(
+        "--scheduler", metavar="ADDRESS", help="run on the Dask cluster at ADDRESS (tcp://...)"
+    )
+    parser.add_argument("--seed", type=_non_negative, help="master seed (default: random)")
+    parser.add_argument("--out", type=Path, help="output directory (default runs/tournament-TIME)")
+    parser.add_argument("--config", type=Path, help="a TOML match config (flags override it)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument(
+        "--resume", action="store_true", help="continue the interrupted tournament in --out"
+    )
+    parser.add_argument(
+        "--plot", action="store_true", help="write PNG charts (needs matplotlib)"
+    )
+    parser.set_defaults(handler=run)
+
+
+def _positive(text: str) -> int:
+    value = _non_negative(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    return int(text)
+
+
+def _plan(args: argparse.Namespace) -> tuple[TournamentPlan, Path]:
+    """The tournament the arguments describe; with --resume, what is not given is as stored."""
+    if args.resume and args.out is None:
+        raise UsageError("--resume needs --out DIR: the directory of the tournament to continue.")
+    out_dir: Path = args.out or Path("runs") / time.strftime("tournament-%Y%m%d-%H%M%S")
+    stored = load_plan(out_dir) if args.resume else None
+    if args.resume and stored is None:
+        raise UsageError(
+            f"There is no tournament to resume in {out_dir} (it has no tournament.json); "
+            "start it without --resume."
+        )
+    if stored is None:
+        config = load_config(args.config).with_overrides(
+            variant=args.variant, rounds=args.rounds, seed=args.seed
+        )
+        plan = plan_tournament(args.bots, config, args.matches or DEFAULT_MATCHES, args.duplicate)
+        return plan, out_dir
+    base: ScrimmageConfig = load_config(args.config) if args.config else stored.config
+    config = base.with_overrides(
+        variant=args.variant,
+        rounds=args.rounds,
+        seed=stored.config.seed if args.seed is None else args.seed,
+    )
+    bots = args.bots or [entrant.source for entrant in stored.entrants]
+    matches = args.matches or stored.matches_per_pair
+    return plan_tournament(bots, config, matches, args.duplicate or stored.duplicate), out_dir
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the tournament the arguments describe; 0 when every match finished."""
+    console = Console(stderr=args.json)
+    error_console = Console(stderr=True, soft_wrap=True)
+    try:
+        plan, out_dir = _plan(args)
+        with open_executor(args.workers, args.scheduler) as executor:
+            result = _play(plan, out_dir, executor, args, console)
+    except (UsageError, ConfigError, TournamentError, ExecutorError) as error:
+        error_console.print(f"[bold red]error:[/] {error}", highlight=False)
+        return 2
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        _report(console, result, out_dir)
+    if args.plot:
+        _plot(result, out_dir, console, error_console)
+    for failure in result.failures:
+        error_console.print(
+            f"[bold red]match {failure.match_id} failed:[/] {failure.message}", highlight=False
+        )
+    total = len(plan.matches())
+    if result.interrupted:
+        error_console.print(
+            f"Interrupted: {len(result.matches)} of {total} matches are recorded in {out_dir}; "
+            f"run `pokerbots tournament --resume --out {out_dir}` to finish.",
+            highlight=False,
+        )
+        return 130
+    if result.failures:
+        error_console.print(
+            f"{len(result.failures)} of {total} matches failed; fix the cause and run "
+            f"`pokerbots tournament --resume --out {out_dir}` to play them.",
+            highlight=False,
+        )
+        return 1
+    return 0
+
+
+def _play(
+    plan: TournamentPlan,
+    out_dir: Path,
+    executor: Executor,
+    args: argparse.Namespace,
+    console: Console,
+) -> TournamentResult:
+    total = len(plan.matches())
+    ship = args.scheduler is not None
+    if args.json:
+        return run_tournament(plan, out_dir, executor, resume=args.resume, ship_bots=ship)
+    if not console.is_terminal:
+
+        def log_line(summary: MatchSummary, standings: Standings) -> None:
+            chips = ", ".join(
+                f"{name} {chips:+d}" for name, chips in zip(summary.players, summary.chips,
+                                                             strict=True)
+            )
+            console.print(
+                f"[{standings.matches}/{total}] match {summary.match_id}: {chips}",
+                highlight=False,
+            )
+
+        return run_tournament(
+            plan, out_dir, executor, resume=args.resume, ship_bots=ship, on_match=log_line
+        )
+    progress = Progress(
+        TextColumn("[bold]matches"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+    )
+    task = progress.add_task("matches", total=total)
+    with Live(Group(progress), console=console, refresh_per_second=4) as live:
+
+        def update(summary: MatchSummary, standings: Standings) -> None:
+            progress.update(task, completed=standings.matches)
+            live.update(Group(progress, bankroll_table(standings, "Standings so far")))
+
+        return run_tournament(
+            plan, out_dir, executor, resume=args.resume, ship_bots=ship, on_match=update
+        )
+
+
+def _number(value: float) -> str:
+    return f"{value:+.1f}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
+
+
+def _rate(summary: Summary | None) -> tuple[str, str]:
+    """mbb/hand and its 95% interval as text (``-`` before any hand)."""
+    if summary is None:
+        return "-", "-"
+    mbb = summary.mbb_per_hand
+    return _number(mbb.mean), f"{_number(mbb.low)} to {_number(mbb.high)}"
+
+
+def bankroll_table(standings: Standings, title: str = "Total bankroll") -> Table:
+    """The bankroll ranking with each bot's mbb/hand and its 95% interval."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("rank", justify="right")
+    table.add_column("bot")
+    table.add_column("chips", justify="right")
+    table.add_column("mbb/hand", justify="right")
+    table.add_column("95% CI", justify="right")
+    table.add_column("matches", justify="right")
+    for entry in standings.bankroll:
+        rate, interval = _rate(standings.bots[entry.bot].summary)
+        table.add_row(
+            str(entry.rank), entry.bot, f"{entry.bankroll:+d}", rate, interval, str(entry.matches)
+        )
+    return table
+
+
+def runoff_table(standings: Standings) -> Table:
+    """The bankroll instant run-off ranking: each bot's bankroll when it was eliminated."""
+    table = Table(title="Bankroll instant run-off", title_justify="left")
+    table.add_column("rank", justify="right")
+    table.add_column("bot")
+    table.add_column("chips when eliminated", justify="right")
+    table.add_column("against", justify="right")
+    for entry in standings.instant_runoff:
+        table.add_row(
+            str(entry.rank), entry.bot, f"{entry.bankroll:+d}", f"{entry.matches} matches"
+        )
+    return table
+
+
+def cross_table(standings: Standings, bots: list[str]) -> Table:
+    """Row bot's mbb/hand against column bot, ± the half-width of its 95% interval.
+
+    Green: the row bot is ahead (the interval excludes zero); red: behind.
+    """
+    table = Table(title="Cross table: mbb/hand of row against column (±95% CI)",
+                  title_justify="left")
+    table.add_column("")
+    for bot in bots:
+        table.add_column(bot, justify="right")
+    for row in bots:
+        cells = []
+        for col in bots:
+            pair = standings.cross.get(row, {}).get(col)
+            if pair is None or pair.summary is None:
+                cells.append("·" if row == col else "-")
+                continue
+            mbb = pair.summary.mbb_per_hand
+            text = f"{_number(mbb.mean)} ±{(mbb.high - mbb.low) / 2:.1f}"
+            style = "green" if mbb.low > 0 else "red" if mbb.high < 0 else "dim"
+            cells.append(f"[{style}]{text}[/]")
+        table.add_row(row, *cells)
+    return table
+
+
+def _report(console: Console, result: TournamentResult, out_dir: Path) -> None:
+    plan = result.plan
+    rules = plan.config.rules
+    kind = "duplicate matches" if plan.duplicate else "matches"
+    console.print(
+        f"{rules.variant} · {len(plan.entrants)} bots · {plan.matches_per_pair} {kind} per pair "
+        f"of {rules.num_rounds} hands · master seed {plan.config.seed} · "
+        f"{len(result.matches)}/{len(plan.matches())} matches played",
+        highlight=False,
+        soft_wrap=True,
+    )
+    standings = result.standings
+    console.print(bankroll_table(standings))
+    console.print(runoff_table(standings))
+    console.print(cross_table(standings, plan.names))
+    faulty = [m for m in result.matches if any(m.faults[0]) or any(m.faults[1])]
+    for match in faulty[:10]:
+        for name, faults in zip(match.players, match.faults, strict=True):
+            if faults:
+                listed = ", ".join(f"{count} {kind}" for kind, count in faults.items())
+                console.print(
+                    f"match {match.match_id}: bot {name} had faults ({listed}); "
+                    f"see {match.log_dir}",
+                    highlight=False,
+                    soft_wrap=True,
+                )
+    console.print(
+        f"Results: {out_dir / RESULTS_FILE}; one line per match in {out_dir / 'matches.jsonl'}",
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+def _plot(
+    result: TournamentResult, out_dir: Path, console: Console, error_console: Console
+) -> None:
+    from ..plots import CROSS_TABLE_PNG, PlotUnavailable, plot_cross_table, plot_match_bankroll
+
+    try:
+        chart = plot_cross_table(result.standings, out_dir / CROSS_TABLE_PNG, result.plan.names)
+        drawn = 0
+        for match in result.matches:
+            match_dir = Path(match.log_dir)
+            try:
+                plot_match_bankroll(match_dir)
+            except FileNotFoundError:  # logs of matches played on other machines stay there
+                continue
+            drawn += 1
+    except PlotUnavailable as error:
+        error_console.print(f"[bold yellow]warning:[/] {error}", highlight=False)
+        return
+    console.print(
+        f"Charts: {chart}, and bankroll.png in {drawn} match directories", highlight=False
+    )
