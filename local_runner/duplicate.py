@@ -177,16 +177,20 @@ def run_duplicate(
             if on_hand is not None:
                 on_hand(record)
 
-        result = run_scrimmage(
-            [bots[order[0]], bots[order[1]]], config, out_dir / HALF_DIRECTORIES[half], observe
-        )
+        try:
+            result = run_scrimmage(
+                [bots[order[0]], bots[order[1]]], config, out_dir / HALF_DIRECTORIES[half], observe
+            )
+        except KeyboardInterrupt:  # while the second half's bots were starting
+            if not halves:
+                raise
+            break
         halves.append(result)
         deltas.append(mine)
         if result.interrupted:
             break
-    duplicate = DuplicateResult(
-        names, tuple(halves), tuple(deltas), interrupted=any(h.interrupted for h in halves)
-    )
+    interrupted = len(halves) < 2 or any(h.interrupted for h in halves)
+    duplicate = DuplicateResult(names, tuple(halves), tuple(deltas), interrupted)
     (out_dir / SUMMARY_FILE).write_text(
         json.dumps(duplicate.to_dict(), indent=2) + "\n", encoding="utf-8"
     )

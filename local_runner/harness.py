@@ -212,9 +212,9 @@ def spot(
     * ``board`` and ``street``: the board so far; the street (0, 3, 4 or 5) defaults to the
       number of board cards and must match it.
     * ``seat``: 0 for the dealer (small blind), 1 for the big blind; that seat is to act.
-    * ``pips``: chips each seat put in on this street, dealer first.  Default: the blinds
-      preflop, nothing on later streets.  ``pips=(6, 2)`` with ``seat=1`` is the big blind
-      facing a raise to 6.
+    * ``pips``: chips each seat put in on this street, dealer first.  Default: preflop the
+      blinds for the dealer, and the dealer's call (a limp) for the big blind; nothing on
+      later streets.  ``pips=(6, 2)`` with ``seat=1`` is the big blind facing a raise to 6.
     * ``stacks``: chips each seat has behind.  Default: the starting stack minus the pips,
       and minus one big blind per seat for the streets before (a limped pot) after the flop.
     * ``variant`` or ``rules``: the game (default no-limit hold'em).
@@ -261,7 +261,7 @@ def spot(
 
     small, big, start = game.small_blind, game.big_blind, game.starting_stack
     if pips is None:
-        pips = (small, big) if street == 0 else (0, 0)
+        pips = (0, 0) if street else (small, big) if seat == 0 else (big, big)
     street_pips = _pair("pips", pips)
     if stacks is None:
         before = 0 if street == 0 else big

@@ -36,6 +36,7 @@ __all__ = [
     "Person",
     "is_email",
     "parse_person",
+    "paragraphs",
     "parse_readme",
     "render_readme",
 ]
@@ -123,6 +124,20 @@ class Metadata:
                 raise MetadataError("Team members is empty; list at least the team leader.")
 
 
+def paragraphs(text: str) -> str:
+    """``text`` with each line stripped and paragraphs separated by exactly one blank line.
+
+    This is how README.txt keeps a multi-line answer, so it reads back unchanged.
+    """
+    blocks: list[list[str]] = [[]]
+    for line in text.splitlines():
+        if line.strip():
+            blocks[-1].append(line.strip())
+        elif blocks[-1]:
+            blocks.append([])
+    return "\n\n".join("\n".join(block) for block in blocks if block)
+
+
 def _indent(text: str) -> list[str]:
     return ["  " + line if line.strip() else "" for line in text.strip().splitlines()]
 
@@ -163,8 +178,8 @@ def parse_readme(text: str) -> Metadata:
             current = sections.setdefault(match.group(1), [])
             if match.group(2).strip():
                 current.append(match.group(2).strip())
-        elif current is not None and raw.strip():
-            current.append(raw.strip())
+        elif current is not None:
+            current.append(raw.strip())  # blank lines kept: they separate paragraphs
     missing = [heading for heading, _ in FIELDS if heading not in sections]
     if missing:
         raise MetadataError(
@@ -173,10 +188,11 @@ def parse_readme(text: str) -> Metadata:
         )
 
     def one(heading: str) -> str:
-        return " ".join(sections[heading])
+        return " ".join(line for line in sections[heading] if line)
 
     def items(heading: str) -> list[str]:
-        return [line.removeprefix("- ").strip() for line in sections[heading] if line != "(none)"]
+        lines = (line.removeprefix("- ").strip() for line in sections[heading])
+        return [line for line in lines if line and line != "(none)"]
 
     metadata = Metadata(
         bot_name=one("Bot name"),
@@ -186,7 +202,7 @@ def parse_readme(text: str) -> Metadata:
         members=tuple(parse_person(line) for line in items("Team members")),
         location=one("Location"),
         variant=one("Variant"),
-        technique="\n".join(sections["Technique summary"]),
+        technique=paragraphs("\n".join(sections["Technique summary"])),
         references=tuple(items("References")),
     )
     metadata.validate()

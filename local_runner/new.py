@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import stat
 import tempfile
 import unicodedata
 from collections.abc import Mapping
@@ -39,7 +40,15 @@ from types import MappingProxyType
 
 from sdk.rules import VARIANTS
 
-from .metadata import Metadata, MetadataError, Person, is_email, parse_readme, render_readme
+from .metadata import (
+    Metadata,
+    MetadataError,
+    Person,
+    is_email,
+    paragraphs,
+    parse_readme,
+    render_readme,
+)
 from .vendor import vendor_sdk
 
 __all__ = [
@@ -237,11 +246,8 @@ def answer_problem(key: str, value: str) -> str | None:
 
 
 def _clean(value: str, multiline: bool) -> str:
-    """Whitespace normalised as README.txt keeps it: lines stripped, blank lines dropped."""
-    if not multiline:
-        return value.strip()
-    lines = (line.strip() for line in value.splitlines())
-    return "\n".join(line for line in lines if line)
+    """Whitespace as README.txt keeps it: lines stripped, one blank line between paragraphs."""
+    return paragraphs(value) if multiline else value.strip()
 
 
 def _split_members(text: str) -> list[str]:
@@ -351,9 +357,7 @@ def target_problem(path: Path, force: bool = False) -> str | None:
     return None
 
 
-def create_bot(
-    path: Path, answers: Mapping[str, str] | None = None, force: bool = False
-) -> Path:
+def create_bot(path: Path, answers: Mapping[str, str] | None = None, force: bool = False) -> Path:
     """Create the bot project at ``path`` from ``answers``; return the project's path.
 
     Everything is checked before anything is written: the answers
@@ -414,7 +418,18 @@ def _render(template: Path, answers: Mapping[str, str], readme: str, scratch: Pa
             f"The bot template at {template} could not be rendered ({error}); "
             "this is a bug in the kit, please report it."
         ) from None
-    return Path(project)
+    rendered = Path(project)
+    # An installer byte-compiles the template's .py files next to them (pip does), and
+    # cookiecutter would copy those caches into the project: drop them.
+    for cache in sorted(rendered.rglob("__pycache__")):
+        shutil.rmtree(cache)
+    for compiled in rendered.rglob("*.py[co]"):
+        compiled.unlink()
+    # The template's startme.sh is executable, but an archive may lose the mode on the
+    # way to the user's disk; the engine needs it executable.
+    startme = rendered / "startme.sh"
+    startme.chmod(startme.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return rendered
 
 
 def _install(rendered: Path, target: Path) -> None:

@@ -28,7 +28,8 @@ __all__ = ["EXCLUDED_DIRS", "EXCLUDED_SUFFIXES", "PackageError", "is_excluded", 
 
 #: Folders never packaged: caches, virtual environments, version control, logs, build output.
 EXCLUDED_DIRS = frozenset({
-    "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".venv", "venv", ".git",
+    "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis", ".venv", "venv",
+    ".git",
     "runs", "build", "dist",
 })
 #: File and folder name endings never packaged.

@@ -58,13 +58,13 @@ def plot_match_bankroll(match_dir: Path, out: Path | None = None) -> Path:
     and half, and each bot's running total over hand pairs.  Returns the PNG's
     path (default ``match_dir/bankroll.png``).
     """
+    figure = _figure(8, 4.5)
     halves = [match_dir / name / HANDS_FILE for name in HALF_DIRECTORIES]
     files = [f for f in halves if f.is_file()] or [match_dir / HANDS_FILE]
     if not files[0].is_file():
         raise FileNotFoundError(
             f"There is no {HANDS_FILE} in {match_dir}; pass a scrimmage's output directory."
         )
-    figure = _figure(8, 4.5)
     axes = figure.add_subplot()
     series = [_cumulative(f) for f in files]
     colors = {name: f"C{index}" for index, name in enumerate(series[0])}
@@ -124,7 +124,9 @@ def plot_cross_table(standings: Standings, out: Path, bots: Sequence[str] | None
     for r in range(size):
         for c in range(size):
             if labels[r][c]:
-                axes.text(c, r, labels[r][c], ha="center", va="center", fontsize="small")
+                dark = abs(values[r][c]) > 0.6 * limit  # white text on deep colours
+                axes.text(c, r, labels[r][c], ha="center", va="center", fontsize="small",
+                          color="white" if dark else "black")
     axes.set_xlabel("opponent")
     axes.set_title("mbb/hand of row bot against column bot (* = 95% CI excludes zero)",
                    fontsize="medium")

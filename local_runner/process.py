@@ -10,7 +10,18 @@ bot created is gone.  The bot's processes are recognised through ``/proc``:
 * members of the bot's session and descendants of recognised processes count too, which catches
   a child that replaced its environment;
 * a watcher thread keeps recognising processes it has seen, keyed by (pid, start time) so that a
-  reused pid is never mistaken for the bot.
+  reused pid is never mistaken for the bot;
+* with ``adopt_orphans``, the bot's main process is made a child subreaper, so that a process
+  whose parent exits is reparented to it and stays a descendant, even after it has left the
+  session and cleared its environment.
+
+What the recognition cannot see: a process that, within one watcher interval (0.25 s), leaves
+the session, clears its environment and loses every recognised ancestor.  A sandboxed bot
+(:mod:`local_runner.sandbox`) runs in a process namespace of its own and cannot do even that.
+
+Output is kept up to the log limit; past it, it is counted and dropped without being copied
+(``splice`` to ``/dev/null`` where the kernel allows), so a bot that writes gigabytes costs the
+runner little time and no memory.
 """
 
 from __future__ import annotations
@@ -29,10 +40,14 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, BinaryIO
+from typing import IO, TYPE_CHECKING, BinaryIO
+
+if TYPE_CHECKING:
+    from .sandbox import Sandbox
 
 TOKEN_VAR = "POKERBOTS_BOT_TOKEN"
 _CHUNK = 64 * 1024
+_DROP_CHUNK = 1024 * 1024  # bytes discarded per call once the log is full
 _WATCH_INTERVAL = 0.25  # seconds between /proc scans while the bot runs
 _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 _TERM_WAIT = 0.5  # how long SIGTERM gets before SIGKILL
@@ -230,12 +245,28 @@ class _CappedLog:
             self.logged += len(kept)
             if len(kept) < len(chunk):
                 if self.dropped == 0:
-                    file.write(
-                        f"\n--- output truncated at {self.limit} bytes; "
-                        "the rest is counted, not kept ---\n".encode()
-                    )
+                    file.write(self._truncation_note())
                 self.dropped += len(chunk) - len(kept)
             file.flush()
+
+    @property
+    def full(self) -> bool:
+        """True once the limit is reached (from then on, output is only counted)."""
+        return self.logged >= self.limit
+
+    def drop(self, count: int) -> None:
+        """Count ``count`` bytes of output that were discarded without being written."""
+        with self._lock:
+            if self.dropped == 0 and (file := self._open()) is not None:
+                file.write(self._truncation_note())
+                file.flush()
+            self.dropped += count
+
+    def _truncation_note(self) -> bytes:
+        return (
+            f"\n--- output truncated at {self.limit} bytes; "
+            "the rest is counted, not kept ---\n".encode()
+        )
 
     def close(self) -> None:
         """Record how much was dropped and close the file; later output is ignored."""
@@ -250,13 +281,33 @@ class _CappedLog:
 def _pump(stream: IO[bytes], log: _CappedLog) -> None:
     """Copy a child's output into the log until the pipe closes, never holding more than a chunk.
 
-    os.read blocks until data or end-of-file arrives, so this does not spin.
+    os.read blocks until data or end-of-file arrives, so this does not spin.  Once the log is
+    full, output is only counted: spliced to /dev/null in large pieces without entering this
+    process, or read and dropped if splicing is not possible.
     """
+    fd = stream.fileno()
     try:
-        while chunk := os.read(stream.fileno(), _CHUNK):
+        while not log.full:
+            chunk = os.read(fd, _CHUNK)
+            if not chunk:
+                return
             log.output(chunk)
+        _discard(fd, log)
     finally:
         stream.close()
+
+
+def _discard(fd: int, log: _CappedLog) -> None:
+    """Count and drop everything left in the pipe ``fd`` until it closes."""
+    with open(os.devnull, "wb") as null:
+        try:
+            while moved := os.splice(fd, null.fileno(), _DROP_CHUNK):
+                log.drop(moved)
+            return
+        except (OSError, AttributeError):  # no splice here: copy instead
+            pass
+    while chunk := os.read(fd, _DROP_CHUNK):
+        log.drop(len(chunk))
 
 
 @dataclass(frozen=True)
@@ -301,6 +352,7 @@ class _Tracker:
         self._root_start = root_proc.start if root_proc else 0
         self._known: set[tuple[int, int]] = set()
         self._foreign: set[tuple[int, int]] = set()  # saves re-reading their environment
+        self._lock = threading.Lock()  # the watcher and the runner's thread both scan
 
     def _has_token(self, pid: int) -> bool:
         try:
@@ -311,6 +363,10 @@ class _Tracker:
 
     def scan(self) -> dict[int, _Proc]:
         """Return the bot's processes, zombies included, and remember them."""
+        with self._lock:
+            return self._scan()
+
+    def _scan(self) -> dict[int, _Proc]:
         procs, me = _scan_proc(), os.getpid()
         ours: dict[int, _Proc] = {}
         for proc in procs.values():
@@ -383,11 +439,12 @@ class _Tracker:
                     os.waitpid(proc.pid, os.WNOHANG)
 
 
-def _limit_setter(limits: ResourceLimits) -> Callable[[], None] | None:
-    """Return a preexec_fn that applies the limits in the child, or None if there are none.
+def _preexec(limits: ResourceLimits, adopt_orphans: bool) -> Callable[[], None] | None:
+    """Return a preexec_fn that applies the limits in the child, or None if there is nothing to do.
 
-    The values are computed here in the parent, so the child, between fork and exec where little
-    is safe in a threaded program, only makes setrlimit calls.
+    The values (and the prctl function) are prepared here in the parent, so the child, between
+    fork and exec where little is safe in a threaded program, only makes setrlimit and prctl
+    calls.  ``adopt_orphans`` makes the child a child subreaper, which survives the exec.
     """
     pairs: list[tuple[int, tuple[int, int]]] = []
     wanted = [
@@ -402,12 +459,15 @@ def _limit_setter(limits: ResourceLimits) -> Callable[[], None] | None:
             # An unprivileged process cannot raise its hard limit, so stay below it.
             cap = value + slack if hard == resource.RLIM_INFINITY else min(value + slack, hard)
             pairs.append((which, (min(value, cap), cap)))
-    if not pairs:
+    prctl = ctypes.CDLL(None, use_errno=True).prctl if adopt_orphans else None
+    if not pairs and prctl is None:
         return None
 
     def apply() -> None:
         for which, pair in pairs:
             resource.setrlimit(which, pair)
+        if prctl is not None:
+            prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
     return apply
 
@@ -424,10 +484,19 @@ class BotProcess:
         log_limit: int = 1024 * 1024,
         limits: ResourceLimits | None = None,
         env: Mapping[str, str] | None = None,
+        adopt_orphans: bool = False,
+        sandbox: Sandbox | None = None,
     ) -> None:
-        """Prepare (but do not start) the bot; ``env`` is merged over os.environ."""
+        """Prepare (but do not start) the bot; ``env`` is merged over os.environ.
+
+        ``adopt_orphans`` makes the bot's main process a child subreaper (see the module
+        docstring).  With a ``sandbox``, the build and the run happen inside it, and
+        :meth:`start` expects the port the sandbox's relay listens on.
+        """
         self.program, self.name = program, name
         self.limits = limits or ResourceLimits()
+        self.adopt_orphans = adopt_orphans
+        self.sandbox = sandbox
         self._log = _CappedLog(Path(log_path), log_limit)
         self._token = secrets.token_hex(16)
         self._env = {**os.environ, **(env or {}), TOKEN_VAR: self._token}
@@ -495,22 +564,28 @@ class BotProcess:
             return BuildResult(True, None, False, 0.0, "build skipped (no build step)")
         argv = list(self.program.build)
         self._log.note(f"--- build: {shlex.join(argv)} ---\n")
+        if self.sandbox is not None:
+            self._log.note("--- (in the sandbox, without network) ---\n")
+            argv = self.sandbox.build_command(argv)
         try:
             popen, reader = self._spawn(argv, None)
         except OSError as exc:
             return result(False, None, False, f"build could not be started: {exc}")
         tracker = _Tracker(self._token, popen.pid)
+        code: int | None = None
         try:
-            code: int | None = popen.wait(timeout=timeout)
+            code = popen.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            code = None
-        # A build must not leave processes behind: they could hold the output pipe open or
-        # disturb the match.  So whatever is left (everything, on timeout) is killed outright.
-        tracker.terminate(term_wait=0.0)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            popen.wait(timeout=1.0)
-        tracker.reap_orphans(popen.pid)
-        reader.join(timeout=1.0)
+            pass
+        finally:
+            # A build must not leave processes behind: they could hold the output pipe open or
+            # disturb the match.  So whatever is left (everything, on timeout or Ctrl-C) is
+            # killed outright.
+            tracker.terminate(term_wait=0.0)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                popen.wait(timeout=1.0)
+            tracker.reap_orphans(popen.pid)
+            reader.join(timeout=1.0)
         if code is None:
             return result(False, None, True, f"build timed out after {timeout:.1f} s")
         if code == 0:
@@ -529,8 +604,11 @@ class BotProcess:
         host_arg = [host] if self.program.append_host else []
         argv = [*self.program.run, *host_arg, str(port)]
         self._log.note(f"--- run: {shlex.join(argv)} ---\n")
+        if self.sandbox is not None:
+            self._log.note("--- (in the sandbox, without network) ---\n")
+            argv = self.sandbox.run_command(argv, port)
         try:
-            self._popen, reader = self._spawn(argv, _limit_setter(self.limits))
+            self._popen, reader = self._spawn(argv, _preexec(self.limits, self.adopt_orphans))
         except (OSError, subprocess.SubprocessError) as exc:
             self._log.note(f"--- could not start: {exc} ---\n")
             raise BotStartError(
@@ -552,6 +630,12 @@ class BotProcess:
             pages = sum(proc.rss for proc in tracker.scan().values() if not proc.zombie)
             self._peak_memory = max(self._peak_memory, pages * _PAGE_SIZE)
 
+    def remember_processes(self) -> None:
+        """Note every process the bot has now, so that each is ended by :meth:`stop` however it
+        hides afterwards.  The runner calls it just before telling the bot the match is over."""
+        if self._tracker is not None and self._report is None:
+            self._tracker.scan()
+
     def poll(self) -> int | None:
         """The main process's status like Popen.poll(); None while running or before start()."""
         return self._popen.poll() if self._popen else None
@@ -564,7 +648,11 @@ class BotProcess:
         if self._popen is None:
             return "not started"
         code = self._popen.poll()
-        return "still running" if code is None else describe_status(code)
+        if code is None:
+            return "still running"
+        # In a sandbox the main process is bubblewrap; the relay reports the bot's own status.
+        inner = self.sandbox.exit_description() if self.sandbox is not None else None
+        return inner or describe_status(code)
 
     def stop(self, grace: float = 2.0) -> StopReport:
         """Give the bot ``grace`` seconds to exit, then end every process it started.
@@ -581,6 +669,7 @@ class BotProcess:
         if popen is None or tracker is None:
             self._log.close()
             return StopReport(None, False, (), 0)
+        tracker.scan()  # before the main process exits and its orphans are reparented
         with contextlib.suppress(subprocess.TimeoutExpired):
             popen.wait(timeout=grace)
         self._stopping.set()
@@ -591,6 +680,11 @@ class BotProcess:
         tracker.reap_orphans(popen.pid)
         # The pipe closes once every process holding it is gone; a survivor may keep it open.
         self._threads[0].join(timeout=1.0)
+        if survivors:
+            self._log.note(
+                f"--- {len(survivors)} process(es) of the bot survived SIGKILL: "
+                f"pid {', '.join(map(str, survivors))} ---\n"
+            )
         self._log.close()
         return StopReport(
             popen.returncode, popen.pid in signalled, survivors, len(signalled - {popen.pid})

@@ -3,18 +3,27 @@
 This is the library behind ``pokerbots scrimmage``: it builds and starts bot
 processes, connects them, plays the match, and always ends with every bot
 process stopped and the logs of the hands played written, whatever the bots
-did (and on Ctrl-C).
+did (and on Ctrl-C, during the builds, the connection or the match: a second
+Ctrl-C while the bots are being stopped is ignored, so none is left behind).
+
+With ``sandbox=True`` each directory bot runs in a bubblewrap sandbox
+(:mod:`local_runner.sandbox`): its own directory writable, the rest of the file
+system read-only (the opponent's directory and the logs hidden), no network.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sys
+import threading
 from collections.abc import Callable, Sequence
-from contextlib import ExitStack
-from dataclasses import dataclass
+from contextlib import ExitStack, suppress
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 from sdk.protocol import Clause
 from sdk.rules import ENVIRONMENT_VARIABLE
@@ -26,6 +35,7 @@ from .logs import MatchLogWriter
 from .match import Match, MatchSettings
 from .process import BotDirectoryError, BotProcess, BotProgram, BotStartError, ResourceLimits
 from .records import HandRecord, MatchResult
+from .sandbox import Sandbox, sandbox_problem
 from .seats import InProcessSeat, Reply, Seat
 from .socket_seat import SocketSeat, accept_bot
 
@@ -103,98 +113,216 @@ def run_scrimmage(
     out_dir: Path,
     on_hand: Callable[[HandRecord], None] | None = None,
     record_reply_times: bool = False,
+    sandbox: bool = False,
 ) -> MatchResult:
     """Play one match between two bots and write its logs into ``out_dir``.
 
     Returns the result; ``result.interrupted`` is True after Ctrl-C.  Bot
     faults never raise: they are recorded in the result and the logs.
     ``record_reply_times`` keeps each decision's time in the player results.
+    ``sandbox`` runs each directory bot in a bubblewrap sandbox; it raises
+    :class:`UsageError` (saying how to install bubblewrap) where that is not possible.
     """
     if len(specs) != 2:
         raise UsageError(f"A scrimmage needs two bots, not {len(specs)}.")
+    if sandbox and (problem := sandbox_problem()) is not None:
+        raise UsageError(problem)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"Cannot create the output directory {out_dir}: {error}.") from None
-    rules, runner = config.rules, config.runner
-    names = _unique_names(specs)
-    limits = ResourceLimits(
-        address_space=config.limits.address_space or None,
-        cpu_seconds=config.limits.cpu_seconds or None,
-        open_files=config.limits.open_files or None,
-    )
-    env = {
-        ENVIRONMENT_VARIABLE: rules.to_json(),
-        # Bots that run `python3` get the kit's interpreter (and its eval7) first.
-        "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
-    }
-    with ExitStack() as cleanup:
-        writer = cleanup.enter_context(
-            MatchLogWriter(out_dir, rules, (names[0], names[1]), config.seed)
-        )
-        processes: list[BotProcess | None] = []
-        early_faults: list[tuple[int, FaultKind, str]] = []
-        for slot, (spec, name) in enumerate(zip(specs, names, strict=False)):
-            if spec.program is None:
-                processes.append(None)
-                continue
-            process = BotProcess(
-                spec.program,
-                name=name,
-                log_path=out_dir / f"{name}.log",
-                log_limit=runner.log_limit,
-                limits=limits,
-                env=env,
+    table = _Table(specs, config, out_dir.resolve(), sandbox)
+    interrupts = _InterruptDeferral()
+    try:
+        with ExitStack() as cleanup:
+            writer = cleanup.enter_context(
+                MatchLogWriter(out_dir, config.rules, (table.names[0], table.names[1]), config.seed)
             )
+            try:
+                table.seat_bots(cleanup)
+            except KeyboardInterrupt:
+                table.interrupted = True
+            settings = MatchSettings(
+                reply_timeout=config.runner.reply_timeout, record_reply_times=record_reply_times
+            )
+
+            def observe(record: HandRecord) -> None:
+                writer.on_hand(record)
+                table.note_truncation(match, during=record.number)
+                if on_hand is not None:
+                    on_hand(record)
+
+            match = Match(table.seats, config.rules, config.seed, settings, on_hand=observe)
+            for slot, kind, detail in table.early_faults:
+                match.note_fault(slot, kind, detail)
+            result = _play(match, table.interrupted)
+            interrupts.start()  # from here on Ctrl-C must not stop the cleanup half-way
+            extra = table.stop_bots(match)
+            result = match.result(result.wall_seconds)
+            writer.close(result, extra)
+    finally:
+        interrupts.end()
+    return result
+
+
+@dataclass
+class _Table:
+    """The bots of one scrimmage on their way to the table, and what became of them."""
+
+    specs: Sequence[BotSpec]
+    config: ScrimmageConfig
+    out_dir: Path
+    sandbox: bool
+    names: list[str] = field(init=False)
+    processes: list[BotProcess | None] = field(default_factory=lambda: [None, None])
+    seats: list[Seat] = field(init=False)
+    early_faults: list[tuple[int, FaultKind, str]] = field(default_factory=list)
+    truncation_noted: set[int] = field(default_factory=set)
+    interrupted: bool = False
+
+    def __post_init__(self) -> None:
+        self.names = _unique_names(self.specs)
+        self.seats = [_AbsentSeat(name) for name in self.names]
+
+    def seat_bots(self, cleanup: ExitStack) -> None:
+        """Build every directory bot, then start and connect each; fill in ``seats``."""
+        rules, runner, limits = self.config.rules, self.config.runner, self.config.limits
+        resource_limits = ResourceLimits(
+            address_space=limits.address_space or None,
+            cpu_seconds=limits.cpu_seconds or None,
+            open_files=limits.open_files or None,
+        )
+        env = {
+            ENVIRONMENT_VARIABLE: rules.to_json(),
+            # Bots that run `python3` get the kit's interpreter (and its eval7) first.
+            "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+        }
+        built: list[BotProcess | None] = [None, None]
+        for slot, (spec, name) in enumerate(zip(self.specs, self.names, strict=True)):
+            if spec.program is None:
+                continue
+            box = None
+            if self.sandbox:
+                box = Sandbox(spec.program.directory, self._hidden_from(slot))
+                cleanup.callback(box.close)
+            process = BotProcess(
+                spec.program, name=name, log_path=self.out_dir / f"{name}.log",
+                log_limit=runner.log_limit, limits=resource_limits, env=env,
+                adopt_orphans=True, sandbox=box,
+            )  # fmt: skip
+            self.processes[slot] = process
             cleanup.callback(process.stop, runner.quit_grace)
             build = process.build(timeout=runner.build_timeout)
             if build.ok:
-                processes.append(process)
+                built[slot] = process
             else:
-                processes.append(None)
-                early_faults.append((slot, FaultKind.BUILD_FAILED, build.message))
-        seats: list[Seat] = []
-        for slot, (spec, name) in enumerate(zip(specs, names, strict=False)):
-            started = processes[slot]
+                self.early_faults.append((slot, FaultKind.BUILD_FAILED, build.message))
+        for slot, (spec, name) in enumerate(zip(self.specs, self.names, strict=True)):
             if spec.builtin is not None:
-                seats.append(
-                    InProcessSeat(name, make_builtin(spec.builtin, config.seed + slot), rules)
-                )
-            elif started is None:
-                seats.append(_AbsentSeat(name))
-            else:
-                seats.append(_connect(started, name, runner.connect_timeout, early_faults, slot))
-        sockets = [seat for seat in seats if isinstance(seat, SocketSeat)]
+                bot = make_builtin(spec.builtin, self.config.seed + slot)
+                self.seats[slot] = InProcessSeat(name, bot, rules)
+            elif (ready := built[slot]) is not None:
+                seat = _connect(ready, name, runner.connect_timeout, self.early_faults, slot)
+                if isinstance(seat, SocketSeat):
+                    cleanup.callback(seat.close)
+                self.seats[slot] = seat
+        sockets = [seat for seat in self.seats if isinstance(seat, SocketSeat)]
         for seat in sockets:
             seat.peers = [peer for peer in sockets if peer is not seat]
-            cleanup.callback(seat.close)
 
-        def observe(record: HandRecord) -> None:
-            writer.on_hand(record)
-            if on_hand is not None:
-                on_hand(record)
+    def _hidden_from(self, slot: int) -> list[Path]:
+        """What the bot in ``slot`` must not see: the logs and the other bot's directory."""
+        hidden = [self.out_dir]
+        mine, other = self.specs[slot].program, self.specs[1 - slot].program
+        if other is not None and mine is not None and other.directory != mine.directory:
+            hidden.append(other.directory)
+        return hidden
 
-        settings = MatchSettings(
-            reply_timeout=runner.reply_timeout, record_reply_times=record_reply_times
-        )
-        match = Match(seats, rules, config.seed, settings, on_hand=observe)
-        for slot, kind, detail in early_faults:
-            match.note_fault(slot, kind, detail)
-        result = match.play()
-        for slot, running in enumerate(processes):
-            if running is not None:
-                running.stop(runner.quit_grace)
-                match.players[slot].result.peak_memory_bytes = running.peak_memory_bytes
-                if running.output_truncated:
-                    match.note_fault(
-                        slot,
-                        FaultKind.OUTPUT_TRUNCATED,
-                        f"wrote {running.bytes_dropped} bytes past the "
-                        f"{runner.log_limit}-byte log limit",
-                    )
-        result = match.result(result.wall_seconds)
-        writer.close(result)
-    return result
+    def note_truncation(self, match: Match, during: int | None) -> None:
+        """Record ``output_truncated`` once per bot, as soon as its output passed the limit."""
+        limit = self.config.runner.log_limit
+        for slot, process in enumerate(self.processes):
+            if process is None or slot in self.truncation_noted or not process.output_truncated:
+                continue
+            self.truncation_noted.add(slot)
+            when = f"by hand {during}" if during is not None else "during the match"
+            match.note_fault(
+                slot,
+                FaultKind.OUTPUT_TRUNCATED,
+                f"wrote more than the {limit}-byte log limit {when}; the rest was counted, "
+                f"not kept (the total is at the end of {process.name}.log)",
+            )
+
+    def stop_bots(self, match: Match) -> dict[str, Any] | None:
+        """Stop every bot process and record what the stopping found.
+
+        Returns what ``summary.json`` needs beyond the result: the players' entries with a
+        ``leftover_processes`` fault detail for any process that survived SIGKILL, or None.
+        """
+        leftovers: dict[int, tuple[int, ...]] = {}
+        for slot, process in enumerate(self.processes):
+            if process is None:
+                continue
+            report = process.stop(self.config.runner.quit_grace)
+            match.players[slot].result.peak_memory_bytes = process.peak_memory_bytes
+            if report.survivors:
+                leftovers[slot] = report.survivors
+        self.note_truncation(match, during=None)
+        if not leftovers:
+            return None
+        players = match.result().to_dict()["players"]
+        for slot, pids in leftovers.items():
+            players[slot]["leftover_processes"] = list(pids)
+            players[slot]["fault_details"].append(
+                {
+                    "kind": "leftover_processes",
+                    "hand": match.hands_played,
+                    "detail": f"{len(pids)} process(es) survived SIGKILL: pid "
+                    + ", ".join(map(str, pids)),
+                }
+            )
+        return {"players": players}
+
+
+def _play(match: Match, interrupted: bool) -> MatchResult:
+    """Play the match, or only end it if Ctrl-C came before it started; never raises on Ctrl-C."""
+    if not interrupted:
+        try:
+            return match.play()
+        except KeyboardInterrupt:  # a second Ctrl-C while the match was being ended
+            pass
+    match.interrupted = True
+    match.stop()
+    with suppress(KeyboardInterrupt):
+        match.finish(collect=False)
+    return match.result()
+
+
+class _InterruptDeferral:
+    """Holds Ctrl-C back between :meth:`start` and :meth:`end` (main thread only).
+
+    Cleanup that a second Ctrl-C cut short would leave bot processes running.
+    """
+
+    def __init__(self) -> None:
+        self._previous: Any = None
+        self._active = False
+
+    def start(self) -> None:
+        """From now on, SIGINT is noted and ignored."""
+        if self._active or threading.current_thread() is not threading.main_thread():
+            return
+        self._previous = signal.signal(signal.SIGINT, self._ignore)
+        self._active = True
+
+    def _ignore(self, signum: int, frame: FrameType | None) -> None:
+        """A Ctrl-C during cleanup: the match is already over, so there is nothing to stop."""
+
+    def end(self) -> None:
+        """Restore the previous SIGINT handler."""
+        if self._active:
+            signal.signal(signal.SIGINT, self._previous)
+            self._active = False
 
 
 def _connect(
@@ -204,9 +332,18 @@ def _connect(
     early_faults: list[tuple[int, FaultKind, str]],
     slot: int,
 ) -> Seat:
-    """Start ``process`` and wait for it to connect; an absent seat if it does not."""
-    with socket.create_server(("127.0.0.1", 0)) as listener:
+    """Start ``process`` and wait for it to connect; an absent seat if it does not.
+
+    A sandboxed bot connects to its relay on ``127.0.0.1:PORT`` inside the sandbox; the relay
+    connects to the runner's Unix socket, which is what is accepted here.
+    """
+    box = process.sandbox
+    if box is not None:
+        listener, port = box.listen(), box.port
+    else:
+        listener = socket.create_server(("127.0.0.1", 0))
         port = listener.getsockname()[1]
+    with listener:
         try:
             process.start(host="127.0.0.1", port=port)
         except BotStartError as error:
@@ -224,4 +361,4 @@ def _connect(
     def exit_status() -> str | None:
         return process.exit_description() if process.poll() is not None else None
 
-    return SocketSeat(name, connection, exit_status)
+    return SocketSeat(name, connection, exit_status, before_quit=process.remember_processes)

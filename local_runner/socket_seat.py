@@ -1,17 +1,20 @@
-"""A seat for a bot process that connects over TCP.
+"""A seat for a bot process connected over a stream socket (TCP, or a Unix socket in a sandbox).
 
 Reading is bounded and non-blocking: every byte read from a bot goes into a
-buffer of at most :data:`~sdk.protocol.MAX_LINE_BYTES` (a longer line is
-counted and dropped, then answered as misformatted).  While the engine waits
-for one seat, it also reads whatever its other seats have sent, so each line
-is timestamped when it arrives, not when the engine gets round to it; a reply
-is charged from the moment the bot could start on its message (the later of
-the message being sent and the bot's previous reply arriving) to its arrival.
+buffer of at most :data:`~sdk.protocol.MAX_LINE_BYTES`.  A line that grows past
+that is answered as misformatted as soon as it does, and the rest of it, up to
+its newline, is read and dropped.  While the engine waits for one seat, it also
+reads whatever its other seats have sent, so each line is timestamped when it
+arrives, not when the engine gets round to it; a reply is charged from the
+moment the bot could start on its message (the later of the message being sent
+and the bot's previous reply arriving) to its arrival.
 
 A reply later than its budget is a timeout: the engine plays the default
 action, and the late line, when it comes, is discarded rather than taken as
 the answer to a later message.  Lines nobody asked for (two replies to one
-message) are discarded and reported.
+message) are discarded and reported.  A closed connection is reported once, as
+a crash if the bot's process has ended and as a disconnect otherwise, even when
+it is noticed while the bot was not being asked anything.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ __all__ = ["SocketSeat", "accept_bot"]
 
 _READ_CHUNK = 65536
 _SEND_TIMEOUT = 5.0
+_EXIT_PATIENCE = 0.5  # how long a closed connection waits for the process's exit status
+_MAX_TEXT = 200  # characters of a bad reply kept for fault details and logs
 
 
 @dataclass(slots=True)
@@ -50,11 +55,20 @@ class SocketSeat(Seat):
         name: str,
         sock: socket.socket,
         exit_status: Callable[[], str | None] = lambda: None,
+        before_quit: Callable[[], None] | None = None,
     ) -> None:
+        """Take over the connected ``sock``.
+
+        ``exit_status`` describes the bot's process once it has ended (None while it runs);
+        ``before_quit`` is called just before ``Q`` is sent (the runner notes the bot's
+        processes while they are all still there).
+        """
         self.name = name
+        self.before_quit = before_quit
         self.sock = sock
         sock.setblocking(False)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if sock.family in (socket.AF_INET, socket.AF_INET6):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.exit_status = exit_status
         self.peers: list[SocketSeat] = []
         """Other seats of the same match, read while this one is waited for."""
@@ -66,14 +80,21 @@ class SocketSeat(Seat):
         self._unrequested = 0
         self._last_arrival = 0.0
         self._eof = False
-        self._broken = False
+        self._broken = False  # writing failed: nothing more is sent
+        self._gone_reported = False  # the end of the connection was reported as a fault
+        self._stalled = False  # a write timed out because the bot stopped reading
 
     # -- Seat interface ----------------------------------------------------
 
     @property
     def alive(self) -> bool:
-        """False once the connection is closed or broken and no reply is left to read."""
-        return not (self._broken or (self._eof and not self._lines))
+        """False once the end of the connection has been reported by :meth:`receive`.
+
+        A connection found closed while the bot was not being asked anything (read
+        on behalf of another seat, or while a late reply was owed) keeps the seat
+        alive until the engine asks once more, so that the crash is recorded.
+        """
+        return not self._gone_reported
 
     @property
     def busy(self) -> bool:
@@ -81,7 +102,7 @@ class SocketSeat(Seat):
         if self._abandoned and not self._eof:
             self._read_available(time.perf_counter())
             self._drop_late_lines()
-        return self._abandoned > 0 and not self._eof
+        return self._abandoned > 0 and not (self._eof or self._broken)
 
     @property
     def outstanding(self) -> int:
@@ -99,8 +120,20 @@ class SocketSeat(Seat):
             self._write((encode_message(clauses) + "\n").encode("ascii"))
 
     def receive(self, budget: float) -> Reply:
-        """The reply to the oldest outstanding message, or a fault after ``budget`` seconds."""
+        """The reply to the oldest outstanding message, or a fault after ``budget`` seconds.
+
+        While an earlier reply is overdue, the bot cannot have started on this message, so
+        nothing is waited for or charged: the reply is empty (the engine plays the default) and
+        the bot's answer to this message will be discarded too when it comes.
+        """
         request = self._requests[0]
+        if self._abandoned and not (self._eof or self._broken):
+            self._read_available(time.perf_counter())
+            self._drop_late_lines()
+            if self._abandoned and not self._lines and not self._eof:
+                self._requests.popleft()
+                self._abandoned += 1
+                return Reply(request.hand, None, 0.0, request.ack)
         start = max(request.sent_at, self._last_arrival)
         deadline = start + budget
         while True:
@@ -126,6 +159,8 @@ class SocketSeat(Seat):
 
     def quit(self) -> None:
         """Send ``Q``; the connection is closed by :meth:`close`."""
+        if self.before_quit is not None:
+            self.before_quit()
         if not self._broken:
             self._write((encode_message([Quit()]) + "\n").encode("ascii"))
 
@@ -162,23 +197,30 @@ class SocketSeat(Seat):
                 None,
                 elapsed,
                 request.ack,
-                text,
+                _shorten(text),
                 FaultKind.MISFORMATTED,
-                f"response misformatted: {error}",
+                _shorten(f"response misformatted: {error}"),
             )
-        return Reply(request.hand, action, elapsed, request.ack, text)
+        return Reply(request.hand, action, elapsed, request.ack, _shorten(text))
 
     def _gone(self, request: _Request) -> Reply:
-        status = self.exit_status()
-        if status is None and not self._broken:
-            # The process may be a moment away from exiting after closing its socket.
-            time.sleep(0.05)
-            status = self.exit_status()
+        """The reply to a message the bot can no longer answer; a fault only the first time."""
+        self._broken = True
+        if self._gone_reported:
+            return Reply(request.hand, None, 0.0, request.ack)
+        self._gone_reported = True
+        # A process that closed its socket by exiting may need a moment to be seen as exited
+        # (in a sandbox, its relay and bubblewrap exit after it).
+        deadline = time.perf_counter() + _EXIT_PATIENCE
+        while (status := self.exit_status()) is None and time.perf_counter() < deadline:
+            time.sleep(0.01)
         if status is not None:
             kind, detail = FaultKind.CRASH, f"exited ({status})"
+        elif self._stalled:
+            kind = FaultKind.DISCONNECTED
+            detail = f"stopped reading its messages (a write waited {_SEND_TIMEOUT:g} s)"
         else:
             kind, detail = FaultKind.DISCONNECTED, "closed the connection while still running"
-        self._broken = True
         return Reply(request.hand, None, 0.0, request.ack, "", kind, detail)
 
     def _wait(self, timeout: float) -> None:
@@ -213,18 +255,22 @@ class SocketSeat(Seat):
             if newline < 0:
                 break
             if self._skipping:
-                self._skipping = False
-                self._add_line(None, now)
+                self._skipping = False  # the over-long line ends here; it was answered already
             else:
                 buffer += data[start : newline + 1]
-                self._add_line(bytes(buffer), now)
+                if len(buffer) > MAX_LINE_BYTES + 1:
+                    self._add_line(None, now)
+                else:
+                    self._add_line(bytes(buffer), now)
             buffer.clear()
             start = newline + 1
         if not self._skipping:
             buffer += data[start:]
             if len(buffer) > MAX_LINE_BYTES:
+                # Answer now rather than when (if ever) the newline comes; drop the rest.
                 buffer.clear()
                 self._skipping = True
+                self._add_line(None, now)
 
     def _add_line(self, line: bytes | None, now: float) -> None:
         if len(self._lines) >= len(self._requests) + self._abandoned:
@@ -243,11 +289,16 @@ class SocketSeat(Seat):
                 except BlockingIOError:
                     remaining = deadline - time.perf_counter()
                     if remaining <= 0:
-                        self._broken = True  # the bot stopped reading
+                        self._broken = self._stalled = True  # the bot stopped reading
                         return
                     select.select([], [self.sock], [], remaining)
         except OSError:
             self._broken = True
+
+
+def _shorten(text: str) -> str:
+    """``text`` cut to :data:`_MAX_TEXT` characters, so a bad reply cannot bloat the logs."""
+    return text if len(text) <= _MAX_TEXT else text[:_MAX_TEXT] + f"... ({len(text)} characters)"
 
 
 def accept_bot(

@@ -154,7 +154,7 @@ class MatchStats:
 
 def _finite(value: float) -> float | None:
     """``value`` rounded for JSON, or None when it is infinite (JSON has no infinity)."""
-    return round(value, 4) if math.isfinite(value) else None
+    return round(value, 6) if math.isfinite(value) else None
 
 
 def _interval_dict(interval: Interval) -> dict[str, float | None]:

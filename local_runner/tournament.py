@@ -270,22 +270,22 @@ def play_job(job: MatchJob) -> MatchSummary:
 
     Bot faults never raise; a bot directory that is missing does (a UsageError).
     """
+    names = (job.specs[0].name, job.specs[1].name)
+    if interrupt_requested():  # Ctrl-C reached this worker: queued matches are not played
+        empty = (Moments(), Moments())
+        return MatchSummary(job.match_id, names, job.config.seed, job.duplicate, (0, 0), 0, empty,
+                            interrupted=True)
     specs = list(job.specs)
     for slot, bundle in enumerate(job.bundles):
         if bundle is not None:
             program = BotProgram.from_directory(bundle.unpack())
             specs[slot] = replace(specs[slot], program=program)
-    names = (specs[0].name, specs[1].name)
-    if interrupt_requested():  # Ctrl-C reached this worker: queued matches are not played
-        empty = (Moments(), Moments())
-        return MatchSummary(job.match_id, names, job.config.seed, job.duplicate, (0, 0), 0, empty,
-                            interrupted=True)
     out_dir = _log_dir(job)
     with job_running():
         if job.duplicate:
             duplicate = run_duplicate(specs, job.config, out_dir)
             halves = duplicate.halves
-            pair_moments = (
+            moments = (
                 Moments.of(duplicate.pair_deltas(0)),
                 Moments.of(duplicate.pair_deltas(1)),
             )
@@ -295,7 +295,7 @@ def play_job(job: MatchJob) -> MatchSummary:
             stats = MatchStats()
             result = run_scrimmage(specs, job.config, out_dir, on_hand=stats)
             halves = (result,)
-            pair_moments = stats.players
+            moments = stats.players
             chips = (result.players[0].bankroll, result.players[1].bankroll)
             hands, interrupted = result.hands_played, result.interrupted
             results = [[result.players[0]], [result.players[1]]]
@@ -306,7 +306,7 @@ def play_job(job: MatchJob) -> MatchSummary:
         duplicate=job.duplicate,
         chips=chips,
         hands=hands,
-        moments=pair_moments,
+        moments=moments,
         faults=(_faults(results[0]), _faults(results[1])),
         wall_seconds=sum(half.wall_seconds for half in halves),
         interrupted=interrupted,
@@ -360,8 +360,20 @@ class _MatchLog:
             os.fsync(file.fileno())
 
 
-def _plan_differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
-    return sorted(key for key in set(stored) | set(wanted) if stored.get(key) != wanted.get(key))
+def _plan_differences(
+    stored: dict[str, Any], wanted: dict[str, Any], prefix: str = ""
+) -> list[str]:
+    """The keys whose values differ, one level into nested tables (``rules.num_rounds``)."""
+    differences: list[str] = []
+    for key in sorted(set(stored) | set(wanted)):
+        old, new = stored.get(key), wanted.get(key)
+        if old == new:
+            continue
+        if isinstance(old, dict) and isinstance(new, dict) and not prefix:
+            differences += _plan_differences(old, new, f"{key}.")
+        else:
+            differences.append(prefix + key)
+    return differences
 
 
 def _prepare(plan: TournamentPlan, out_dir: Path, resume: bool) -> _MatchLog:

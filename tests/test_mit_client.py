@@ -28,11 +28,16 @@ CLIENT = Path(__file__).resolve().parent / "mit_client" / "player.py"
 HANDS = 500
 
 
-def mit_bot(directory: Path, variant: str) -> Path:
-    """A bot directory whose player.py is the independent client, playing ``variant``."""
+def mit_bot(directory: Path, variant: str, nodelay: bool = True) -> Path:
+    """A bot directory whose player.py is the independent client, playing ``variant``.
+
+    ``nodelay`` turns Nagle's algorithm off on the client's socket; the MIT Python
+    skeleton leaves it on (see the last test).
+    """
     directory.mkdir()
     shutil.copy(CLIENT, directory / "player.py")
-    commands = {"build": [], "run": [sys.executable, "player.py", variant]}
+    options = ["--nodelay"] if nodelay else []
+    commands = {"build": [], "run": [sys.executable, "player.py", variant, *options]}
     (directory / "commands.json").write_text(json.dumps(commands), encoding="utf-8")
     return directory
 
@@ -150,3 +155,26 @@ def test_the_client_rejects_the_2025_rounding_by_action_parity() -> None:
         else:
             with pytest.raises(module.Violation, match="written rules pay 17"):
                 client.handle(ending + "\n")
+
+
+def test_a_client_that_leaves_nagle_on_like_the_mit_python_skeleton_is_not_charged_for_it(
+    tmp_path: Path,
+) -> None:
+    # The MIT Python skeleton connects with socket.create_connection and writes through
+    # sock.makefile("rw"), without TCP_NODELAY (its C++ and Java skeletons set it).
+    # This engine sends a hand's last message and the next hand's first one without
+    # waiting for the K in between; the bot's reply to the second then waits in the
+    # bot's kernel for the engine's delayed ACK of the K (about 40 ms on Linux), and the
+    # wait is charged to the bot's game clock.  The MIT engine waits for the K, so no
+    # reply waits there.  With NODELAY no reply here takes 20 ms.
+    bot = mit_bot(tmp_path / "mit", "nlhe", nodelay=False)
+    config = ScrimmageConfig(rules=Rules.for_variant("nlhe").replace(num_rounds=200), seed=7)
+    specs = [BotSpec.parse(str(bot)), BotSpec.parse("builtin:checkcall")]
+    result = run_scrimmage(specs, config, tmp_path / "out", record_reply_times=True)
+    mit = result.players[0]
+    assert mit.fault_counts == {}
+    stalled = [t for t in mit.reply_times if t >= 0.035]
+    assert len(stalled) <= len(mit.reply_times) // 50, (
+        f"{len(stalled)} of {len(mit.reply_times)} replies took 35 ms or more; "
+        f"{mit.time_used:.2f} s of game clock charged in 200 hands"
+    )

@@ -145,8 +145,9 @@ def _interview(path: Path, given: dict[str, str], console: Console) -> dict[str,
 
 def run(args: argparse.Namespace) -> int:
     """Create the bot the arguments describe; 0 when created, 2 for bad answers."""
-    console = Console(highlight=False)
-    errors = Console(stderr=True, highlight=False)
+    # soft_wrap: long messages and paths stay on one line when the output is not a terminal.
+    console = Console(highlight=False, soft_wrap=True)
+    errors = Console(stderr=True, highlight=False, soft_wrap=True)
     path: Path = args.path
     try:
         answers = _parse_sets(list(args.answers))

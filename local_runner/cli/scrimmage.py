@@ -61,6 +61,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--plot", action="store_true", help="also write bankroll.png (needs matplotlib)"
     )
+    parser.add_argument(
+        "--sandbox", action="store_true",
+        help="run each bot directory in a bubblewrap sandbox: no network, only its own folder "
+        "writable (needs the bwrap command: sudo apt-get install bubblewrap)",
+    )  # fmt: skip
     parser.set_defaults(handler=run)
 
 
@@ -112,12 +117,14 @@ def run(args: argparse.Namespace) -> int:
         )
         out_dir = args.out or Path("runs") / time.strftime("scrimmage-%Y%m%d-%H%M%S")
         show = not args.json
+        if args.duplicate and args.sandbox:
+            raise UsageError("--sandbox does not work with --duplicate yet; drop one of them.")
         if args.duplicate:
             duplicate = _play_duplicate(specs, config, out_dir, console, show)
             summary, interrupted = duplicate.to_dict(), duplicate.interrupted
             hands = duplicate.hands
         else:
-            result, stats = _play(specs, config, out_dir, console, show_progress=show)
+            result, stats = _play(specs, config, out_dir, console, show, args.sandbox)
             summary, interrupted, hands = result.to_dict(), result.interrupted, result.hands_played
             summaries = stats.summaries(config.rules.big_blind)
             names = (result.players[0].name, result.players[1].name)
@@ -185,11 +192,12 @@ def _play(
     out_dir: Path,
     console: Console,
     show_progress: bool,
+    sandbox: bool = False,
 ) -> tuple[MatchResult, MatchStats]:
     description = f"{specs[0].name} vs {specs[1].name}"
     with _progress(console, show_progress, description, config.rules.num_rounds) as advance:
         stats = MatchStats(then=advance)
-        return run_scrimmage(specs, config, out_dir, on_hand=stats), stats
+        return run_scrimmage(specs, config, out_dir, on_hand=stats, sandbox=sandbox), stats
 
 
 def _play_duplicate(

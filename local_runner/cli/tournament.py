@@ -135,6 +135,9 @@ def run(args: argparse.Namespace) -> int:
     except (UsageError, ConfigError, TournamentError, ExecutorError) as error:
         error_console.print(f"[bold red]error:[/] {error}", highlight=False)
         return 2
+    except KeyboardInterrupt:  # before the first match was scheduled
+        error_console.print("Interrupted before any match was played.")
+        return 130
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
@@ -198,7 +201,7 @@ def _play(
         console=console,
     )
     task = progress.add_task("matches", total=total)
-    with Live(Group(progress), console=console, refresh_per_second=4) as live:
+    with Live(Group(progress), console=console, refresh_per_second=4, transient=True) as live:
 
         def update(summary: MatchSummary, standings: Standings) -> None:
             progress.update(task, completed=standings.matches)
@@ -209,8 +212,11 @@ def _play(
         )
 
 
-def _number(value: float) -> str:
-    return f"{value:+.1f}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
+def _number(value: float, sign: str = "+") -> str:
+    """A rate for a table: one decimal below 100, whole numbers above; ``inf`` spelled out."""
+    if not math.isfinite(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:{sign}.1f}" if abs(value) < 100 else f"{value:{sign}.0f}"
 
 
 def _rate(summary: Summary | None) -> tuple[str, str]:
@@ -270,7 +276,7 @@ def cross_table(standings: Standings, bots: list[str]) -> Table:
                 cells.append("·" if row == col else "-")
                 continue
             mbb = pair.summary.mbb_per_hand
-            text = f"{_number(mbb.mean)} ±{(mbb.high - mbb.low) / 2:.1f}"
+            text = f"{_number(mbb.mean)} ±{_number((mbb.high - mbb.low) / 2, '')}"
             style = "green" if mbb.low > 0 else "red" if mbb.high < 0 else "dim"
             cells.append(f"[{style}]{text}[/]")
         table.add_row(row, *cells)

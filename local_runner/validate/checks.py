@@ -48,6 +48,7 @@ _EXAMPLE = '{"build": [], "run": ["python3", "player.py"]}'
 _MACHINE_PATH = re.compile(
     r"(?<![\w.~$])(?:/home/[^/\s\"']+|/Users/[^/\s\"']+|/root/|/mnt/[a-z]/|[A-Za-z]:[\\/])"
 )
+_MAX_SCRIPT = 1 << 20  # bytes of a start script or commands.json searched for paths
 _IMPORTS_SDK = re.compile(rb"^\s*(?:from|import)\s+sdk\b", re.MULTILINE)
 _SKIPPED_DIRS = {"__pycache__", ".git"}
 
@@ -200,7 +201,8 @@ def check_startme_shebang(files: BotFiles) -> CheckResult:
     name = "startme_shebang"
     if (path := files.startme) is None:
         return CheckResult.skipped(name, "There is no startme.sh.")
-    first = path.read_bytes()[:200].split(b"\n")[0].rstrip(b"\r")
+    with open(path, "rb") as file:
+        first = file.read(200).split(b"\n")[0].rstrip(b"\r")
     if not first.startswith(b"#!"):
         return CheckResult.failed(
             name, "startme.sh does not start with a shebang line, so it cannot be executed.",
@@ -230,7 +232,9 @@ def check_machine_paths(files: BotFiles) -> CheckResult:
         path = files.root / launcher
         if not path.is_file():
             continue
-        for number, line in enumerate(path.read_text("utf-8", "replace").splitlines(), 1):
+        with open(path, "rb") as file:
+            text = file.read(_MAX_SCRIPT).decode("utf-8", "replace")
+        for number, line in enumerate(text.splitlines(), 1):
             match = _MACHINE_PATH.search(line)
             if match and not line.lstrip().startswith("#"):
                 found.append(f"{launcher}:{number} ({match.group(0)}...)")

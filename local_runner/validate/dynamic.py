@@ -8,6 +8,7 @@ checks themselves are pure functions that tests can feed directly.
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 from dataclasses import dataclass
@@ -45,6 +46,8 @@ DYNAMIC_CHECKS = ("build", "connect", "smoke_match", "reply_times", "memory", "c
 BOT_NAME = "submission"
 _PLAY_FAULTS = (FaultKind.ILLEGAL, FaultKind.MISFORMATTED, FaultKind.TIMEOUT, FaultKind.CRASH,
                 FaultKind.DISCONNECTED)
+_SDK_PREFIX = "pokerbots sdk: "  # how the SDK's client starts its warnings
+_LOG_READ = 1 << 20  # bytes of a bot's log searched for them
 _LOG_HINT = "Run the bot with `pokerbots scrimmage BOT_DIR` and read its log."
 
 
@@ -79,6 +82,16 @@ def _log_tail(log: Path) -> str:
     return f" Its output ended with: {printed[-1][:200]}" if printed else ""
 
 
+def _sdk_complaints(log: Path) -> list[str]:
+    """The lines in which the kit's SDK said it covered for the bot (an exception, a non-action)."""
+    try:
+        with open(log, "rb") as file:
+            text = file.read(_LOG_READ).decode(errors="replace")
+    except OSError:
+        return []
+    return [line.strip()[:300] for line in text.splitlines() if line.startswith(_SDK_PREFIX)]
+
+
 def _first_detail(matches: list[SmokeMatch], kinds: tuple[FaultKind, ...]) -> str:
     for match in matches:
         for fault in match.bot.first_faults:
@@ -86,6 +99,12 @@ def _first_detail(matches: list[SmokeMatch], kinds: tuple[FaultKind, ...]) -> st
                 where = f"hand {fault.hand}: " if fault.hand else ""
                 return f"{where}{fault.detail}"
     return ""
+
+
+def _faulty(matches: list[SmokeMatch], kinds: tuple[FaultKind, ...]) -> SmokeMatch:
+    """The first match in which the bot had a fault of one of ``kinds`` (else the last)."""
+    return next((m for m in matches if any(m.bot.fault_counts.get(k) for k in kinds)),
+                matches[-1])
 
 
 def _count(matches: list[SmokeMatch], kind: FaultKind) -> int:
@@ -99,7 +118,8 @@ def check_build(matches: list[SmokeMatch], program: BotProgram) -> CheckResult:
     if _count(matches, FaultKind.BUILD_FAILED):
         return CheckResult.failed(
             "build", f"The {_first_detail(matches, (FaultKind.BUILD_FAILED,))}.",
-            f"Run the build command {list(program.build)} in a fresh copy of the bot folder and "
+            f"Run the build command {json.dumps(program.build)} in a fresh copy of the bot folder "
+            "and "
             f"fix it (a slow build can be given more time with --build-timeout)."
             f"{_log_tail(matches[0].log)}")
     return CheckResult.passed("build", "The build step finished with exit status 0.")
@@ -127,7 +147,14 @@ def check_smoke_match(matches: list[SmokeMatch]) -> CheckResult:
             "smoke_match", f"Faults in the smoke match: {faults}; first, "
                            f"{_first_detail(matches, _PLAY_FAULTS)}.",
             f"Answer every request with one legal action from legal_actions(), in time. "
-            f"{_LOG_HINT}{_log_tail(matches[-1].log)}")
+            f"{_LOG_HINT}{_log_tail(_faulty(matches, _PLAY_FAULTS).log)}")
+    complaints = [line for match in matches for line in _sdk_complaints(match.log)]
+    if complaints:
+        return CheckResult.warned(
+            "smoke_match", f"Played {played}, but the SDK covered for the bot "
+                           f"{len(complaints)} time(s): {complaints[0]}",
+            "Read the bot's log for the traceback and fix get_action; the SDK sent a default "
+            f"action (check or fold) instead. {_LOG_HINT}")
     if _count(matches, FaultKind.OUTPUT_TRUNCATED):
         return CheckResult.warned(
             "smoke_match", f"Played {played}, but the bot printed more than its log keeps.",

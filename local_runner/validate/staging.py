@@ -27,6 +27,15 @@ from .checks import CheckResult, format_bytes
 
 __all__ = ["StagedPackage", "safety_checks", "size_check", "stage"]
 
+_LEAVES_OUT = ("`pokerbots package` leaves out caches, virtual environments, .git, logs and "
+               "build output.")
+#: What ``pokerbots package`` would do about a folder's problem.
+_PACKAGE_HINTS = {
+    "link_escape": "`pokerbots package` stores links as the files they point to.",
+    "too_many_files": _LEAVES_OUT,
+    "too_large_uncompressed": _LEAVES_OUT,
+}
+
 
 @dataclass(frozen=True, slots=True)
 class StagedPackage:
@@ -49,17 +58,21 @@ def safety_checks(report: ArchiveReport) -> list[CheckResult]:
     checks = []
     for kind, problems in by_kind.items():
         more = f" (and {len(problems) - 1} more like it)" if len(problems) > 1 else ""
-        checks.append(CheckResult.failed(kind, problems[0].message + more, problems[0].hint))
+        hint = problems[0].hint
+        if report.kind == "directory" and kind in _PACKAGE_HINTS:
+            hint += " " + _PACKAGE_HINTS[kind]
+        checks.append(CheckResult.failed(kind, problems[0].message + more, hint))
     return checks
 
 
 def size_check(report: ArchiveReport) -> CheckResult:
     """The package's sizes, for the report (the limits themselves are safety checks)."""
-    compressed = (f"{format_bytes(report.compressed_bytes)} compressed, "
-                  if report.kind != "directory" else "")
+    sizes = f"{format_bytes(report.uncompressed_bytes)} uncompressed, {report.file_count} files"
+    if report.kind == "directory":
+        return CheckResult.passed(
+            "sizes", f"{sizes} and folders (`pokerbots package` shows the compressed size).")
     return CheckResult.passed(
-        "sizes", f"{compressed}{format_bytes(report.uncompressed_bytes)} uncompressed, "
-                 f"{report.file_count} files and folders.")
+        "sizes", f"{format_bytes(report.compressed_bytes)} compressed, {sizes} and folders.")
 
 
 def stage(path: Path, work: Path, limits: ArchiveLimits) -> StagedPackage:

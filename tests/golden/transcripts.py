@@ -52,12 +52,12 @@ GOLDEN_DIR = Path(__file__).resolve().parent
 F, C, K = FoldAction(), CallAction(), CheckAction()
 
 
-def R(amount: int) -> RaiseAction:  # noqa: N802 - reads like the wire clause
+def R(amount: int) -> RaiseAction:
     """A raise to ``amount``."""
     return RaiseAction(amount)
 
 
-def A(amount: int) -> BidAction:  # noqa: N802 - reads like the wire clause
+def A(amount: int) -> BidAction:
     """A bid of ``amount``."""
     return BidAction(amount)
 
@@ -77,7 +77,9 @@ class ScriptedBot(Bot):
         self.started: dict[int, RoundState] = {}
         self.asked: dict[int, list[RoundState]] = {}
         self.ended: dict[int, TerminalState] = {}
+        # The ``active`` seat the callbacks were given, at each hand's start and end.
         self.seats: dict[int, int] = {}
+        self.seats_at_end: dict[int, int] = {}
         self.bankrolls: dict[int, int] = {}
 
     def handle_new_round(self, game_state: GameState, round_state: RoundState, active: int) -> None:
@@ -88,6 +90,7 @@ class ScriptedBot(Bot):
         self, game_state: GameState, terminal_state: TerminalState, active: int
     ) -> None:
         self.ended[game_state.round_num] = terminal_state
+        self.seats_at_end[game_state.round_num] = active
         self.bankrolls[game_state.round_num] = game_state.bankroll
 
     def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
@@ -207,7 +210,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         seed=4,
         description=(
             "hand 1: limp and check down to a showdown; U follows B on the flop and the turn",
-            "hand 2: B (dealer) raises, A calls, A bets the flop, B raises, A folds",
+            "hand 2: B (dealer) raises, A calls; B's Qs is swapped for 2d on the flop;"
+            " A bets, B raises, A folds",
             "hand 3: A raises all in preflop, B calls: every later street is played without a"
             " round trip",
         ),

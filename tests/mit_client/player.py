@@ -22,7 +22,8 @@ broken promise (the runner then records a crash):
   ``Y`` masks the loser's flag as the 2025 engine does;
 * bounty ranks change only at hands 1, 26, 51, ...; no card is seen twice.
 
-Run as ``python player.py VARIANT PORT``.  At ``Q`` it writes ``stats.json``
+Run as ``python player.py VARIANT [--nodelay] PORT``; ``--nodelay`` sets
+``TCP_NODELAY`` (the MIT Python skeleton does not).  At ``Q`` it writes ``stats.json``
 (what it saw) into its working directory.
 """
 
@@ -66,7 +67,8 @@ def cards_of(payload: str, clause: str) -> list[str]:
 
 
 def score(hole: list[str], board: list[str]) -> int:
-    return eval7.evaluate([eval7.Card(card) for card in hole + board])
+    value: int = eval7.evaluate([eval7.Card(card) for card in hole + board])
+    return value
 
 
 def rounded(amount: Fraction, seat: int) -> int:
@@ -81,7 +83,7 @@ class Client:
         self.rng = rng
         self.stats: Counter[str] = Counter()
         self.hands = 0
-        self.seat: int | None = None
+        self.seat = -1  # none yet: P comes first
         self.in_hand = False
         self.bounty: str | None = None
         self.required: list[str] = []
@@ -115,8 +117,8 @@ class Client:
             due = self.required.pop(0)
             check(kind == due, f"expected a {due} clause, got {clause!r}")
         if kind == "P" and not self.in_hand:
+            check(payload in ("0", "1"), f"bad seat {clause!r}")
             self.seat = int(payload)
-            check(self.seat in (0, 1), f"bad seat {clause!r}")
             self.required = ["H"]
         elif kind == "H":
             self.new_hand(cards_of(payload, clause))
@@ -142,15 +144,17 @@ class Client:
     # -- the hand --------------------------------------------------------
 
     def new_hand(self, hole: list[str]) -> None:
-        check(not self.in_hand and self.seat is not None, "H without P first")
+        check(not self.in_hand and self.seat in (0, 1), "H without P first")
         check(len(hole) == 2, f"{len(hole)} hole cards")
         self.hands += 1
         self.in_hand, self.over = True, False
-        self.hand, self.board = hole, []
+        self.hand: list[str] = hole
+        self.board: list[str] = []
         self.pips = [SMALL_BLIND, BIG_BLIND]
         self.stacks = [self.start - SMALL_BLIND, self.start - BIG_BLIND]
         self.button, self.street = 0, 0
-        self.auction, self.bids = False, [None, None]
+        self.auction = False
+        self.bids: list[int | None] = [None, None]
         self.opponent_cards = 2
         self.folder: int | None = None
         self.showdown = False
@@ -292,7 +296,7 @@ class Client:
         check(cards[:2] == self.hand and len(cards) == (3 if won else 2), f"bad hand {clause!r}")
         self.opponent_cards = 3 if bids[them] >= bids[me] else 2
         self.hand, self.stacks = cards, stacks
-        self.bids = bids
+        self.bids = list(bids)
         self.auction, self.button = False, 1
         self.stats["auctions"] += 1
         self.stats["auction cards"] += len(cards) - 2
@@ -332,7 +336,7 @@ class Client:
     def on_bounty_hits(self, payload: str, clause: str) -> None:
         check(self.variant == "bounty", f"{clause!r} outside Bounty Hold'em")
         check(len(payload) == 2 and set(payload) <= set("01#"), f"bad {clause!r}")
-        mine, theirs = payload
+        mine, theirs = payload[0], payload[1]
         me, them = self.seat, 1 - self.seat
         hit = any(card[0] == self.bounty for card in self.hand + self.board)
         flag = "1" if hit else "0"
@@ -370,7 +374,6 @@ class Client:
 
     def choose(self) -> str:
         me = self.seat
-        assert me is not None
         if self.auction:
             if me == 0:
                 check(self.bids[1] == -1, "the small blind was asked to bid before seeing A-1")
@@ -390,6 +393,9 @@ def main() -> int:
     variant, port = sys.argv[1], int(sys.argv[-1])
     client = Client(variant, random.Random(f"mit-client-{variant}"))
     sock = socket.create_connection(("localhost", port))
+    if "--nodelay" in sys.argv:
+        # The MIT Python skeleton leaves Nagle's algorithm on; this option turns it off.
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     reader = sock.makefile("r", encoding="ascii", newline="\n")
     line = ""
     try:

@@ -1,0 +1,97 @@
+"""Tournament scaling: wall time of a 4-bot round robin on 2 workers against 1, side by side.
+
+    python benchmarks/tournament_scaling.py [--quick] [--repeats N] [--rounds R] [--json]
+
+Four directory bots (two check/call bots and two random bots from
+``benchmarks/bots``, each a real process) play a round robin, 2 matches per pair,
+on a local process pool of 1 and of 2 workers.  Each wall time includes starting
+the pool and every bot process, as a real tournament does.  The two
+configurations alternate within each repetition, and the figures are medians,
+so a noisy shared machine affects both alike; compare the ratio, not the
+absolute times, across machines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from local_runner.config import ScrimmageConfig
+from local_runner.executors import local_pool
+from local_runner.tournament import plan_tournament, run_tournament
+from sdk.rules import Rules
+
+BOTS = Path(__file__).resolve().parent / "bots"
+ENTRANTS = [BOTS / "checkcall", BOTS / "random", BOTS / "checkcall", BOTS / "random"]
+
+
+def run_once(workers: int, rounds: int, matches: int) -> tuple[float, int]:
+    """Wall seconds and hands played for one round robin on ``workers`` processes."""
+    config = ScrimmageConfig(rules=Rules().replace(num_rounds=rounds), seed=2024)
+    plan = plan_tournament([str(bot) for bot in ENTRANTS], config, matches_per_pair=matches)
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        with local_pool(workers) as pool:
+            result = run_tournament(plan, Path(out), pool)
+        seconds = time.perf_counter() - start
+    if result.failures or not result.complete:
+        raise RuntimeError(f"The benchmark tournament did not finish: {result.failures}.")
+    return seconds, sum(match.hands for match in result.matches)
+
+
+def main() -> None:
+    """Measure, then print a small report (or JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer hands and one repeat (CI)")
+    parser.add_argument("--repeats", type=int, default=3, help="repetitions (default 3)")
+    parser.add_argument("--rounds", type=int, default=500, help="hands per match (default 500)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    repeats, rounds = (1, 150) if args.quick else (args.repeats, args.rounds)
+    load_before = os.getloadavg()[0]
+    times: dict[int, list[float]] = {1: [], 2: []}
+    hands = 0
+    for repeat in range(repeats):
+        order = (1, 2) if repeat % 2 == 0 else (2, 1)  # alternate, so drift affects both
+        for workers in order:
+            seconds, hands = run_once(workers, rounds, matches=2)
+            times[workers].append(seconds)
+    one, two = statistics.median(times[1]), statistics.median(times[2])
+    report = {
+        "machine": {
+            "cpus": os.cpu_count(),
+            "platform": platform.platform(),
+            "python": platform.python_version(),
+            "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+        },
+        "bots": [bot.name for bot in ENTRANTS],
+        "matches": 12,
+        "hands": hands,
+        "repeats": repeats,
+        "median_seconds": {"1_worker": round(one, 3), "2_workers": round(two, 3)},
+        "speedup_2_over_1": round(one / two, 3),
+        "hands_per_second": {"1_worker": round(hands / one), "2_workers": round(hands / two)},
+        "all_seconds": {str(k): [round(t, 3) for t in v] for k, v in times.items()},
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return
+    print(
+        f"4-bot round robin, 12 matches, {hands} hands, medians of {repeats} "
+        f"({os.cpu_count()} CPUs, Python {platform.python_version()}, load average "
+        f"{load_before:.2f} before and {os.getloadavg()[0]:.2f} after: other work skews this)"
+    )
+    print(f"{'workers':>8} {'seconds':>9} {'hands/s':>9}")
+    for workers, seconds in ((1, one), (2, two)):
+        print(f"{workers:>8} {seconds:>9.2f} {hands / seconds:>9.0f}")
+    print(f"speed-up with 2 workers: {one / two:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Hostile bot: its build step fails (see commands.json), so it never runs."""

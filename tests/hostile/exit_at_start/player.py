@@ -1,0 +1,5 @@
+"""Hostile bot: exits with status 3 before it connects."""
+
+import sys
+
+sys.exit(3)
