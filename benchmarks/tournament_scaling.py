@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import tempfile
 import time
@@ -31,18 +32,30 @@ BOTS = Path(__file__).resolve().parent / "bots"
 ENTRANTS = [BOTS / "checkcall", BOTS / "random", BOTS / "checkcall", BOTS / "random"]
 
 
-def run_once(workers: int, rounds: int, matches: int) -> tuple[float, int]:
-    """Wall seconds and hands played for one round robin on ``workers`` processes."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_once(workers: int, rounds: int, matches: int) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds and hands played for one round robin on ``workers``.
+
+    The CPU seconds are those of the pool's workers and the bots (all reaped at
+    the end): if they stay level while the wall time does not halve, the
+    machine had no free core, rather than the runner an overhead.
+    """
     config = ScrimmageConfig(rules=Rules().replace(num_rounds=rounds), seed=2024)
     plan = plan_tournament([str(bot) for bot in ENTRANTS], config, matches_per_pair=matches)
     with tempfile.TemporaryDirectory() as out:
+        cpu = _children_cpu()
         start = time.perf_counter()
         with local_pool(workers) as pool:
             result = run_tournament(plan, Path(out), pool)
         seconds = time.perf_counter() - start
+        cpu = _children_cpu() - cpu
     if result.failures or not result.complete:
         raise RuntimeError(f"The benchmark tournament did not finish: {result.failures}.")
-    return seconds, sum(match.hands for match in result.matches)
+    return seconds, cpu, sum(match.hands for match in result.matches)
 
 
 def main() -> None:
@@ -56,13 +69,16 @@ def main() -> None:
     repeats, rounds = (1, 150) if args.quick else (args.repeats, args.rounds)
     load_before = os.getloadavg()[0]
     times: dict[int, list[float]] = {1: [], 2: []}
+    cpu: dict[int, list[float]] = {1: [], 2: []}
     hands = 0
     for repeat in range(repeats):
         order = (1, 2) if repeat % 2 == 0 else (2, 1)  # alternate, so drift affects both
         for workers in order:
-            seconds, hands = run_once(workers, rounds, matches=2)
+            seconds, cpu_seconds, hands = run_once(workers, rounds, matches=2)
             times[workers].append(seconds)
+            cpu[workers].append(cpu_seconds)
     one, two = statistics.median(times[1]), statistics.median(times[2])
+    cpu_one, cpu_two = statistics.median(cpu[1]), statistics.median(cpu[2])
     report = {
         "machine": {
             "cpus": os.cpu_count(),
@@ -77,6 +93,7 @@ def main() -> None:
         "median_seconds": {"1_worker": round(one, 3), "2_workers": round(two, 3)},
         "speedup_2_over_1": round(one / two, 3),
         "hands_per_second": {"1_worker": round(hands / one), "2_workers": round(hands / two)},
+        "median_cpu_seconds": {"1_worker": round(cpu_one, 3), "2_workers": round(cpu_two, 3)},
         "all_seconds": {str(k): [round(t, 3) for t in v] for k, v in times.items()},
     }
     if args.json:
@@ -87,9 +104,9 @@ def main() -> None:
         f"({os.cpu_count()} CPUs, Python {platform.python_version()}, load average "
         f"{load_before:.2f} before and {os.getloadavg()[0]:.2f} after: other work skews this)"
     )
-    print(f"{'workers':>8} {'seconds':>9} {'hands/s':>9}")
-    for workers, seconds in ((1, one), (2, two)):
-        print(f"{workers:>8} {seconds:>9.2f} {hands / seconds:>9.0f}")
+    print(f"{'workers':>8} {'seconds':>9} {'hands/s':>9} {'CPU s':>8}")
+    for workers, seconds, cpu_seconds in ((1, one, cpu_one), (2, two, cpu_two)):
+        print(f"{workers:>8} {seconds:>9.2f} {hands / seconds:>9.0f} {cpu_seconds:>8.2f}")
     print(f"speed-up with 2 workers: {one / two:.2f}x")
 
 

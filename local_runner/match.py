@@ -309,10 +309,9 @@ class Match:
             plan = deal.swaps[0 if state.street == 3 else 1]
             for seat in (0, 1):
                 old = state.hands[seat]
-                new = tuple(
-                    card if swap is None else swap
-                    for card, swap in zip(old, plan[seat], strict=False)
-                )
+                # The plan covers the two dealt hole cards; an auction card stays.
+                swaps = zip(old, plan[seat], strict=False)  # stops after the planned cards
+                new = (*(card if swap is None else swap for card, swap in swaps), *old[2:])
                 if new != old:
                     state = state.with_hand(seat, new)
                     record.events.append(SwapEvent(seat, old, new))

@@ -5,12 +5,17 @@ port is out of reach.  This script runs inside that namespace, before the bot::
 
     python -I -S relay.py RUNNER_SOCKET PORT STATUS_FILE -- BOT_COMMAND...
 
-It listens on 127.0.0.1:PORT (and [::1]:PORT where IPv6 exists), starts the bot, accepts the
-bot's one connection, connects to the runner's Unix socket ``RUNNER_SOCKET`` (bound into the
-sandbox) and copies bytes both ways, passing on a closed side as a half-close.  It exits when
-the bot's main process has exited and the bot's side of the connection is closed (or was never
-opened), with the bot's exit code (``128 + N`` for a signal N), after writing a description of
-the bot's exit status ("exit code 3", "signal 9 (SIGKILL)") into ``STATUS_FILE``.
+It listens on 127.0.0.1:PORT (and [::1]:PORT where IPv6 exists), starts the bot, and accepts
+the bot's one connection.  Then it connects to the runner's Unix socket ``RUNNER_SOCKET``
+(bound into the sandbox) and hands the accepted TCP socket over to the runner (``SCM_RIGHTS``):
+from then on the runner talks to the bot directly, with no copying in between, exactly as
+outside the sandbox.
+
+The relay stays to report how the bot ended: when the bot's main process has exited and the
+bot's side of the connection is closed (or never opened), it writes a description of the
+bot's exit status ("exit code 3", "signal 9 (SIGKILL)") into ``STATUS_FILE`` and exits with
+the bot's exit code (``128 + N`` for a signal N).  Leaving ends the sandbox, and with it every
+process the bot started.
 
 It uses the standard library only and prints nothing unless something goes wrong.
 """
@@ -24,11 +29,9 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Sequence
 
-_CHUNK = 65536
-_EXIT_WAIT = 0.2  # after the bot's side closes, how long to wait for its process to exit
+_CLOSED = select.POLLRDHUP | select.POLLHUP | select.POLLERR | select.POLLNVAL
 
 
 def describe(code: int) -> str:
@@ -55,70 +58,21 @@ def _listen(port: int) -> list[socket.socket]:
     return listeners
 
 
-class _Relay:
-    """The state of one relay: the bot process, its connection and the runner's."""
-
-    def __init__(self, runner_path: str, status_file: str, bot: subprocess.Popen[bytes]) -> None:
-        self.runner_path, self.status_file, self.bot = runner_path, status_file, bot
-        self.status: int | None = None
-        self.bot_side: socket.socket | None = None
-        self.runner_side: socket.socket | None = None
-        self.bot_open = self.runner_open = False  # still reading from that side
-
-    def reap(self) -> bool:
-        """Record the bot's status once it has exited; True if it has."""
-        if self.status is None and (code := self.bot.poll()) is not None:
-            self.status = code
-            with contextlib.suppress(OSError), open(self.status_file, "w") as file:
-                file.write(describe(code))
-        return self.status is not None
-
-    def connect(self, listeners: list[socket.socket]) -> None:
-        """Accept the bot's connection and open the runner's; further connections are refused."""
-        ready = [s for s in listeners if s.fileno() >= 0]
-        readable, _, _ = select.select(ready, [], [], 0)
-        if not readable:
-            return
-        self.bot_side, _ = readable[0].accept()
-        for listener in listeners:
-            listener.close()
-        runner = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+def _hand_over(connection: socket.socket, runner_path: str) -> bool:
+    """Pass the bot's connection to the runner; False if the runner is not listening."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as runner:
         try:
-            runner.connect(self.runner_path)
+            runner.connect(runner_path)
+            socket.send_fds(runner, [b"B"], [connection.fileno()])
         except OSError as error:
             print(f"[sandbox relay] the runner is not listening any more: {error}", file=sys.stderr)
-            runner.close()
-            self.bot_side.close()
-            return
-        self.runner_side = runner
-        self.bot_open = self.runner_open = True
+            return False
+    return True
 
-    def copy(self, source: socket.socket) -> None:
-        """Forward what ``source`` has to the other side; pass on end-of-file as a half-close."""
-        assert self.bot_side is not None and self.runner_side is not None
-        target = self.runner_side if source is self.bot_side else self.bot_side
-        try:
-            data = source.recv(_CHUNK)
-        except OSError:
-            data = b""
-        if data:
-            with contextlib.suppress(OSError):
-                target.sendall(data)
-            return
-        if source is self.bot_side:
-            self.bot_open = False
-            # Let the bot's process exit first, so that the runner sees a crash, not a disconnect.
-            deadline = time.monotonic() + _EXIT_WAIT
-            while not self.reap() and time.monotonic() < deadline:
-                time.sleep(0.005)
-        else:
-            self.runner_open = False
-        with contextlib.suppress(OSError):
-            target.shutdown(socket.SHUT_WR)
 
-    def finished(self) -> bool:
-        """The bot's process has exited and its side of the connection is closed or never was."""
-        return self.reap() and not self.bot_open
+def _write_status(path: str, text: str) -> None:
+    with contextlib.suppress(OSError), open(path, "w") as file:
+        file.write(text)
 
 
 def main(argv: Sequence[str]) -> int:
@@ -134,35 +88,41 @@ def main(argv: Sequence[str]) -> int:
     wake_read, wake_write = os.pipe()
     os.set_blocking(wake_write, False)
     signal.set_wakeup_fd(wake_write)
-    signal.signal(signal.SIGCHLD, lambda signum, frame: None)  # wakes select via the pipe
+    signal.signal(signal.SIGCHLD, lambda signum, frame: None)  # wakes poll() via the pipe
     try:
         bot = subprocess.Popen(command)
     except OSError as error:
         print(f"[sandbox relay] could not start {command[0]!r}: {error}", file=sys.stderr)
-        with contextlib.suppress(OSError), open(status_file, "w") as file:
-            file.write(f"could not start: {error}")
+        _write_status(status_file, f"could not start: {error}")
         return 127
-    relay = _Relay(runner_path, status_file, bot)
-    while not relay.finished():
-        if relay.bot_side is None and relay.reap():
-            break  # exited without connecting
-        watched: list[socket.socket | int] = [wake_read]
-        if relay.bot_side is None:
-            watched += [s for s in listeners if s.fileno() >= 0]
-        else:
-            watched += [s for s, is_open in ((relay.bot_side, relay.bot_open),
-                                             (relay.runner_side, relay.runner_open))
-                        if is_open and s is not None]  # fmt: skip
-        readable, _, _ = select.select(watched, [], [], 0.5)
-        for ready in readable:
-            if ready == wake_read:
+    poller = select.poll()
+    poller.register(wake_read, select.POLLIN)
+    for listener in listeners:
+        poller.register(listener, select.POLLIN)
+    connection: socket.socket | None = None  # kept, never read: only to see it close
+    connected = False
+    while (code := bot.poll()) is None or connected:
+        for fd, events in poller.poll():
+            if fd == wake_read:
                 with contextlib.suppress(BlockingIOError):
                     os.read(wake_read, 512)
-            elif relay.bot_side is None:
-                relay.connect(listeners)
-            elif isinstance(ready, socket.socket):
-                relay.copy(ready)
-    code = relay.status if relay.status is not None else 0
+            elif connection is not None and fd == connection.fileno():
+                if events & _CLOSED:  # the bot closed its side, or the runner shut it down
+                    poller.unregister(connection)
+                    connected = False
+            elif connection is None and events & select.POLLIN:
+                listener = next(s for s in listeners if s.fileno() == fd)
+                connection, _ = listener.accept()
+                for other in listeners:
+                    poller.unregister(other)
+                    other.close()
+                if _hand_over(connection, runner_path):
+                    poller.register(connection, _CLOSED)
+                    connected = True
+                else:
+                    connection.close()
+    assert code is not None  # the loop ends only once the bot has exited
+    _write_status(status_file, describe(code))
     return code if code >= 0 else 128 - code
 
 

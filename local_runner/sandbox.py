@@ -13,9 +13,12 @@ What a sandboxed bot sees:
 
 The runner listens on a Unix socket in a private directory bound into the sandbox, and the
 relay (:mod:`local_runner.relay`), started inside the sandbox's network namespace, listens on
-127.0.0.1:PORT there and forwards the bot's connection to that socket.  The bot connects to
-``localhost:PORT`` as it always does.  :func:`sandbox_problem` says whether this works on the
-machine, with the fix when it does not (``sudo apt-get install bubblewrap``).
+127.0.0.1:PORT there.  The bot connects to ``localhost:PORT`` as it always does; the relay
+accepts, and passes the accepted socket to the runner over the Unix socket
+(:meth:`Sandbox.take_connection`), so that runner and bot then talk directly.
+
+:func:`sandbox_problem` says whether this works on the machine, with the fix when it does
+not (``sudo apt-get install bubblewrap``).
 """
 
 from __future__ import annotations
@@ -162,7 +165,10 @@ class Sandbox:
         return self.private / "status"
 
     def listen(self) -> socket.socket:
-        """A listening Unix socket that the relay connects to once the bot has connected."""
+        """A listening Unix socket that the relay connects to once the bot has connected.
+
+        Accept on it, then pass the accepted socket to :meth:`take_connection`.
+        """
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             listener.bind(str(self.socket_path))
@@ -171,6 +177,21 @@ class Sandbox:
             listener.close()
             raise
         return listener
+
+    def take_connection(self, relay: socket.socket, timeout: float = 5.0) -> socket.socket | None:
+        """The bot's own connection, which the relay sends over ``relay`` (then closed).
+
+        Returns None if the relay does not send it within ``timeout`` seconds.
+        """
+        with relay:
+            relay.settimeout(timeout)
+            try:
+                _, fds, _, _ = socket.recv_fds(relay, 16, 1)
+            except OSError:
+                return None
+        if not fds:
+            return None
+        return socket.socket(fileno=fds[0])
 
     def build_command(self, argv: Sequence[str]) -> list[str]:
         """``argv`` (a build step) wrapped to run in the sandbox, without the relay."""

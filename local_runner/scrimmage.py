@@ -259,6 +259,9 @@ class _Table:
         Returns what ``summary.json`` needs beyond the result: the players' entries with a
         ``leftover_processes`` fault detail for any process that survived SIGKILL, or None.
         """
+        for seat in self.seats:
+            if isinstance(seat, SocketSeat):
+                seat.close()  # after Q: end of file for bots that wait for it
         leftovers: dict[int, tuple[int, ...]] = {}
         for slot, process in enumerate(self.processes):
             if process is None:
@@ -309,7 +312,7 @@ class _InterruptDeferral:
         self._active = False
 
     def start(self) -> None:
-        """From now on, SIGINT is noted and ignored."""
+        """From now on, SIGINT is ignored."""
         if self._active or threading.current_thread() is not threading.main_thread():
             return
         self._previous = signal.signal(signal.SIGINT, self._ignore)
@@ -335,7 +338,8 @@ def _connect(
     """Start ``process`` and wait for it to connect; an absent seat if it does not.
 
     A sandboxed bot connects to its relay on ``127.0.0.1:PORT`` inside the sandbox; the relay
-    connects to the runner's Unix socket, which is what is accepted here.
+    connects to the runner's Unix socket, which is what is accepted here, and passes the bot's
+    connection over it.
     """
     box = process.sandbox
     if box is not None:
@@ -350,6 +354,8 @@ def _connect(
             early_faults.append((slot, FaultKind.NEVER_CONNECTED, f"could not start: {error}"))
             return _AbsentSeat(name)
         connection = accept_bot(listener, timeout, lambda: process.poll() is not None)
+    if connection is not None and box is not None:
+        connection = box.take_connection(connection)
     if connection is None:
         if process.poll() is not None:
             detail = f"exited before connecting ({process.exit_description()})"

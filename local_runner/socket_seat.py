@@ -1,4 +1,4 @@
-"""A seat for a bot process connected over a stream socket (TCP, or a Unix socket in a sandbox).
+"""A seat for a bot process connected over a stream socket (TCP; any connected socket works).
 
 Reading is bounded and non-blocking: every byte read from a bot goes into a
 buffer of at most :data:`~sdk.protocol.MAX_LINE_BYTES`.  A line that grows past
@@ -165,7 +165,10 @@ class SocketSeat(Seat):
             self._write((encode_message([Quit()]) + "\n").encode("ascii"))
 
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connection; shut down first, so the bot sees the end even if another
+        process (a sandbox's relay) holds a copy of the socket."""
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
         with contextlib.suppress(OSError):
             self.sock.close()
 

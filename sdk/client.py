@@ -147,6 +147,10 @@ class BotClient:
         self.game_state = GameState(game.bankroll, clause.seconds, game.round_num)
 
     def _on_position(self, clause: Position) -> None:
+        if self._hand_over:
+            # The previous hand ended in this same message (the engine held it back
+            # while this bot was late): close it with the seat it was played from.
+            self._finish_round()
         self.seat = clause.seat
 
     def _on_hole_cards(self, clause: HoleCards) -> None:

@@ -18,12 +18,15 @@ to its whole process group as a terminal's Ctrl-C does.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -33,8 +36,15 @@ from typing import Any
 
 import pytest
 
+from local_runner.config import ScrimmageConfig
 from local_runner.faults import Fault, FaultKind
 from local_runner.logs import format_fault
+from local_runner.process import BotProcess, StopReport
+from local_runner.scrimmage import BotSpec, run_scrimmage
+from local_runner.socket_seat import SocketSeat
+from sdk.actions import CallAction, CheckAction, FoldAction
+from sdk.protocol import MAX_LINE_BYTES, Clock
+from sdk.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = Path(__file__).resolve().parent / "hostile"
@@ -414,6 +424,13 @@ def progress(bot: Path) -> int:
     ],
 )
 def test_ctrl_c_ends_the_bots_and_keeps_the_logs(when: str, target: str, tmp_path: Path) -> None:
+    interrupt_scrimmage(when, target, tmp_path)
+
+
+def interrupt_scrimmage(when: str, target: str, tmp_path: Path, *extra: str) -> None:
+    """Send SIGINT to a ``pokerbots scrimmage`` (during ``when``: match, build or connect) and
+    check that it ends cleanly: status 130, the message, the logs, no bot left, no SIGINT seen
+    by the bot."""
     mark = uuid.uuid4().hex
     name = {"match": "sigint_watcher", "build": "build_hangs", "connect": "never_connects"}[when]
     bot = copy_bot(name, tmp_path)
@@ -424,7 +441,7 @@ def test_ctrl_c_ends_the_bots_and_keeps_the_logs(when: str, target: str, tmp_pat
     out = tmp_path / "out"
     runner = subprocess.Popen(
         [*pokerbots_command(), "scrimmage", str(bot), "builtin:checkcall",
-         "--config", str(config), "--out", str(out)],
+         "--config", str(config), "--out", str(out), *extra],
         cwd=tmp_path, env=runner_env(mark), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, start_new_session=True,  # the runner leads its own process group
     )  # fmt: skip
@@ -457,3 +474,150 @@ def test_ctrl_c_ends_the_bots_and_keeps_the_logs(when: str, target: str, tmp_pat
         assert played == 0
     assert not (bot / "got-sigint").exists(), "the Ctrl-C reached the bot"
     assert not leftovers([bot], mark)
+
+
+# --- leftovers that resist SIGKILL ----------------------------------------------------------
+
+
+def test_processes_that_survive_sigkill_are_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Nothing survives SIGKILL on a healthy machine (a process stuck in the kernel can), so the
+    # stop report is doctored: the point is where survivors end up.
+    real_stop = BotProcess.stop
+
+    def stop(self: BotProcess, grace: float = 2.0) -> StopReport:
+        report = real_stop(self, grace)
+        return dataclasses.replace(report, survivors=(4242, 4343))
+
+    monkeypatch.setattr(BotProcess, "stop", stop)
+    bot = copy_bot("polite", tmp_path)
+    out = tmp_path / "out"
+    config = ScrimmageConfig(rules=Rules().replace(num_rounds=5), seed=1)
+    result = run_scrimmage([BotSpec.parse(str(bot)), BotSpec.parse("builtin:checkcall")],
+                           config, out)  # fmt: skip
+    player = json.loads((out / "summary.json").read_text())["players"][0]
+    assert player["leftover_processes"] == [4242, 4343]
+    assert player["fault_details"][-1] == {
+        "kind": "leftover_processes",
+        "hand": 5,
+        "detail": "2 process(es) survived SIGKILL: pid 4242, 4343",
+    }
+    assert result.hands_played == 5
+
+
+# --- the seat itself, over a socket pair ----------------------------------------------------
+
+
+def seat_pair(
+    exit_status: Callable[[], str | None] = lambda: None,
+) -> tuple[SocketSeat, socket.socket]:
+    """A seat on one end of a connected pair of Unix sockets, and the bot's end."""
+    runner_end, bot_end = socket.socketpair()
+    return SocketSeat("A", runner_end, exit_status), bot_end
+
+
+def later(delay: float, action: Callable[[], object]) -> threading.Thread:
+    """Run ``action`` after ``delay`` seconds in a thread (the bot, while the runner waits)."""
+
+    def run() -> None:
+        time.sleep(delay)
+        action()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_an_over_long_line_is_answered_at_once_and_the_rest_of_it_dropped() -> None:
+    seat, bot = seat_pair()
+    seat.send([Clock(30.0)], hand=1, ack=False)
+    bot.sendall(b"R" * (MAX_LINE_BYTES + 10))  # and no newline
+    reply = seat.receive(5.0)
+    assert reply.fault is FaultKind.MISFORMATTED
+    assert reply.detail == f"sent a line longer than {MAX_LINE_BYTES} bytes"
+    assert reply.elapsed < 1.0  # not a wait for the newline
+    bot.sendall(b"RRRR\nK\n")  # the end of the long line, then the next reply
+    seat.send([Clock(30.0)], hand=1, ack=False)
+    assert seat.receive(1.0).action == CheckAction()
+    # A line of exactly the limit is fine; one byte more is not.
+    bot.sendall(b"K" + b" " * (MAX_LINE_BYTES - 1) + b"\n" + b"K" + b" " * MAX_LINE_BYTES + b"\n")
+    seat.send([Clock(30.0)], hand=2, ack=False)
+    seat.send([Clock(30.0)], hand=2, ack=False)
+    assert seat.receive(1.0).action == CheckAction()
+    assert seat.receive(1.0).fault is FaultKind.MISFORMATTED
+
+
+def test_a_garbage_reply_is_quoted_briefly() -> None:
+    seat, bot = seat_pair()
+    bot.sendall(b"x" * 50_000 + b"\n")
+    seat.send([Clock(30.0)], hand=1, ack=False)
+    reply = seat.receive(1.0)
+    assert reply.fault is FaultKind.MISFORMATTED
+    assert len(reply.detail) < 300 and len(reply.text) < 300
+
+
+def test_time_is_charged_from_when_the_bot_could_start() -> None:
+    seat, bot = seat_pair()
+    seat.send([Clock(30.0)], hand=1, ack=True)  # the end of a hand ...
+    seat.send([Clock(30.0)], hand=2, ack=False)  # ... and the next hand, at once
+    later(0.3, lambda: bot.sendall(b"K\n"))
+    later(0.5, lambda: bot.sendall(b"C\n"))  # 0.2 s after its previous reply
+    first, second = seat.receive(2.0), seat.receive(2.0)
+    assert first.is_ack and first.action == CheckAction()
+    assert 0.28 <= first.elapsed <= 0.45
+    assert second.action == CallAction()
+    assert 0.15 <= second.elapsed <= 0.3  # not 0.5: the bot could not start before 0.3
+
+
+def test_a_late_reply_is_discarded_and_the_bot_skipped_until_it_comes() -> None:
+    seat, bot = seat_pair()
+    seat.send([Clock(30.0)], hand=1, ack=True)
+    seat.send([Clock(30.0)], hand=2, ack=False)
+    late = later(0.4, lambda: bot.sendall(b"K\nR50\n"))
+    began = time.perf_counter()
+    timed_out = seat.receive(0.1)
+    assert timed_out.fault is FaultKind.TIMEOUT and timed_out.elapsed == 0.1
+    # The message already on its way cannot have been started: a default, at once, no charge.
+    in_flight = seat.receive(0.1)
+    assert (in_flight.action, in_flight.fault, in_flight.elapsed) == (None, None, 0.0)
+    assert time.perf_counter() - began < 0.3
+    assert seat.busy
+    late.join()
+    time.sleep(0.05)
+    assert not seat.busy  # both late lines arrived and were dropped
+    seat.send([Clock(30.0)], hand=3, ack=False)
+    bot.sendall(b"F\n")
+    assert seat.receive(1.0).action == FoldAction()
+    assert seat.take_unrequested() == 0
+
+
+def test_extra_lines_are_counted_and_dropped() -> None:
+    seat, bot = seat_pair()
+    seat.send([Clock(30.0)], hand=1, ack=False)
+    bot.sendall(b"C\nC\nC\n")
+    assert seat.receive(1.0).action == CallAction()
+    time.sleep(0.05)
+    seat.send([Clock(30.0)], hand=1, ack=False)
+    later(0.1, lambda: bot.sendall(b"K\n"))
+    assert seat.receive(1.0).action == CheckAction()
+    assert seat.take_unrequested() == 2
+
+
+def test_a_crash_noticed_for_another_seat_is_still_reported() -> None:
+    status: list[str] = []
+    crasher, crasher_bot = seat_pair(lambda: status[0] if status else None)
+    other, other_bot = seat_pair()
+    other.peers = [crasher]
+    crasher.send([Clock(30.0)], hand=7, ack=True)  # an end of hand, not waited for
+    crasher_bot.close()
+    status.append("exit code 3")
+    other.send([Clock(30.0)], hand=7, ack=False)
+    later(0.2, lambda: other_bot.sendall(b"K\n"))
+    assert other.receive(1.0).action == CheckAction()  # the crasher's end was read meanwhile
+    assert crasher.alive  # until the crash is reported
+    reply = crasher.receive(1.0)
+    assert (reply.hand, reply.fault, reply.detail) == (7, FaultKind.CRASH, "exited (exit code 3)")
+    assert not crasher.alive
+    crasher.send([Clock(30.0)], hand=8, ack=False)
+    assert crasher.receive(1.0).fault is None  # reported once

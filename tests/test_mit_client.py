@@ -131,6 +131,15 @@ def test_the_client_follows_the_constructed_mit_exchanges() -> None:
     assert replies[-2] == "K" and replies[-1] is None
 
 
+def test_the_client_reads_the_end_of_a_hand_and_the_next_opening_in_one_message() -> None:
+    # This runner sends a late bot the end of a hand with the next hand's opening.
+    replies = feed("nlhe", ["T30.000 P0 HAh,Kd", "T29.000 F D-1 P1 H7c,7s C"])
+    reply = replies[1]
+    assert reply is not None and (reply == "K" or reply.startswith("R"))  # the big blind's option
+    replies = feed("nlhe", ["T30.000 P0 HAh,Kd", "T29.000 F D-1 P1 H7c,7s F D1", "Q"])
+    assert replies[1:] == ["K", None]
+
+
 def test_the_client_rejects_the_2024_sealed_bid_leak() -> None:
     # 2.4: the MIT engine shows the small blind the big blind's bid before it bids.
     messages = ["T30.000 P0 HAh,Kd", "T29.995 R6 C B2h,9d,Qs A12"]
@@ -166,15 +175,16 @@ def test_a_client_that_leaves_nagle_on_like_the_mit_python_skeleton_is_not_charg
     # waiting for the K in between; the bot's reply to the second then waits in the
     # bot's kernel for the engine's delayed ACK of the K (about 40 ms on Linux), and the
     # wait is charged to the bot's game clock.  The MIT engine waits for the K, so no
-    # reply waits there.  With NODELAY no reply here takes 20 ms.
+    # reply waits there.  With NODELAY no reply here takes 35 ms (0 of about 1150 in
+    # every run we made); without it, 25 to 180 did.
     bot = mit_bot(tmp_path / "mit", "nlhe", nodelay=False)
-    config = ScrimmageConfig(rules=Rules.for_variant("nlhe").replace(num_rounds=200), seed=7)
+    config = ScrimmageConfig(rules=Rules.for_variant("nlhe").replace(num_rounds=300), seed=7)
     specs = [BotSpec.parse(str(bot)), BotSpec.parse("builtin:checkcall")]
     result = run_scrimmage(specs, config, tmp_path / "out", record_reply_times=True)
     mit = result.players[0]
     assert mit.fault_counts == {}
     stalled = [t for t in mit.reply_times if t >= 0.035]
-    assert len(stalled) <= len(mit.reply_times) // 50, (
+    assert len(stalled) <= 5, (
         f"{len(stalled)} of {len(mit.reply_times)} replies took 35 ms or more; "
-        f"{mit.time_used:.2f} s of game clock charged in 200 hands"
+        f"{mit.time_used:.2f} s of game clock charged in 300 hands"
     )

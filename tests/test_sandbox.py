@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_hostile import MARK, ROOT, copy_bot, leftovers
+from test_hostile import MARK, ROOT, copy_bot, interrupt_scrimmage, leftovers
 
 from local_runner import sandbox as sandbox_module
 from local_runner.config import Limits, RunnerSettings, ScrimmageConfig
@@ -267,3 +267,9 @@ def test_the_sandbox_mounts_hide_and_expose_the_right_paths(tmp_path: Path) -> N
     assert f"--chdir {bot.resolve()}" in text
     assert argv[-3:] == ["python3", "player.py", "4000"]
     assert str(sandbox_module._RELAY) in argv
+
+
+@needs_bwrap
+@pytest.mark.parametrize("when", ["match", "build"])
+def test_ctrl_c_ends_sandboxed_bots_too(when: str, tmp_path: Path) -> None:
+    interrupt_scrimmage(when, "group", tmp_path, "--sandbox")

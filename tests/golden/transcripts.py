@@ -124,6 +124,10 @@ class RecordingSeat(InProcessSeat):
         seat = self.slot if hand % 2 == 1 else 1 - self.slot
         text = encode_message(clauses)
         self.messages.append((hand, seat, text))
+        dealer, other = ("A", "B") if hand % 2 == 1 else ("B", "A")
+        header = f"# hand {hand}: {dealer} is P0 (dealer), {other} is P1"
+        if header not in self.lines:  # the first message of the hand
+            self.lines.append(header)
         self.lines.append(f"P{seat} <- {text}")
         super().send(clauses, hand, ack)
         reply = self._replies[-1]
@@ -165,15 +169,6 @@ def play(
     )
     records: list[HandRecord] = []
     match = Match(seats, rules, seed, MatchSettings(enforce_clock=False), on_hand=records.append)
-    original = match.play_hand
-
-    def play_hand(number: int) -> HandRecord:
-        dealer = "A" if number % 2 == 1 else "B"
-        other = "B" if dealer == "A" else "A"
-        lines.append(f"# hand {number}: {dealer} is P0 (dealer), {other} is P1")
-        return original(number)
-
-    match.play_hand = play_hand  # type: ignore[method-assign]
     result = match.play(hands)
     return Played(result, records, bots, seats, lines)
 

@@ -85,6 +85,7 @@ class Client:
         self.hands = 0
         self.seat = -1  # none yet: P comes first
         self.in_hand = False
+        self.finished = False  # the current hand's last clause (D, or Y) has arrived
         self.bounty: str | None = None
         self.required: list[str] = []
 
@@ -103,8 +104,7 @@ class Client:
         for clause in clauses[1:]:
             self.clause(clause)
         check(not self.required, f"message ended while {self.required} was still due: {line!r}")
-        if self.in_hand and self.over:
-            check(self.delta is not None, "a finished hand without D")
+        if self.in_hand and self.finished:
             self.in_hand = False
             return "K"
         check(self.in_hand, f"asked to act outside a hand: {line!r}")
@@ -116,14 +116,15 @@ class Client:
         if self.required:
             due = self.required.pop(0)
             check(kind == due, f"expected a {due} clause, got {clause!r}")
-        if kind == "P" and not self.in_hand:
+        if kind == "P" and (not self.in_hand or self.finished):
+            # A new hand (its opening may follow the end of the last one in one message).
             check(payload in ("0", "1"), f"bad seat {clause!r}")
             self.seat = int(payload)
             self.required = ["H"]
         elif kind == "H":
             self.new_hand(cards_of(payload, clause))
         else:
-            check(self.in_hand, f"{clause!r} outside a hand")
+            check(self.in_hand and not self.finished, f"{clause!r} outside a hand")
             handler = {
                 "P": self.on_repeated_position,
                 "G": self.on_bounty,
@@ -144,10 +145,10 @@ class Client:
     # -- the hand --------------------------------------------------------
 
     def new_hand(self, hole: list[str]) -> None:
-        check(not self.in_hand and self.seat in (0, 1), "H without P first")
+        check(self.seat in (0, 1) and (not self.in_hand or self.finished), "H without P first")
         check(len(hole) == 2, f"{len(hole)} hole cards")
         self.hands += 1
-        self.in_hand, self.over = True, False
+        self.in_hand, self.over, self.finished = True, False, False
         self.hand: list[str] = hole
         self.board: list[str] = []
         self.pips = [SMALL_BLIND, BIG_BLIND]
@@ -323,6 +324,7 @@ class Client:
         self.delta = int(payload)
         if self.variant == "bounty":
             return  # checked with Y
+        self.finished = True
         me, them = self.seat, 1 - self.seat
         winner = self.winner()
         if winner is None:
@@ -369,6 +371,7 @@ class Client:
                 expected = 0
         check(delta == expected, f"D{delta} {clause!r}: the written rules pay {expected}")
         self.stats["Y" + payload] += 1
+        self.finished = True
 
     # -- choosing --------------------------------------------------------
 
