@@ -151,6 +151,7 @@ def run_duplicate(
     config: ScrimmageConfig,
     out_dir: Path,
     on_hand: Callable[[HandRecord], None] | None = None,
+    sandbox: bool = False,
 ) -> DuplicateResult:
     """Play a duplicate match between two bots and write its logs into ``out_dir``.
 
@@ -158,7 +159,8 @@ def run_duplicate(
     starts both bots afresh in the swapped order, with the same seed, into
     ``out_dir/half-2``; ``out_dir/summary.json`` combines them.  ``on_hand``
     sees every hand of both halves (the record's ``number`` restarts at 1 in
-    half 2).  After Ctrl-C in half 1, half 2 is not played.
+    half 2).  After Ctrl-C in half 1, half 2 is not played.  ``sandbox`` runs
+    bot directories in a sandbox, as :func:`~local_runner.scrimmage.run_scrimmage` does.
     """
     if len(specs) != 2:
         raise UsageError(f"A duplicate match needs two bots, not {len(specs)}.")
@@ -179,7 +181,11 @@ def run_duplicate(
 
         try:
             result = run_scrimmage(
-                [bots[order[0]], bots[order[1]]], config, out_dir / HALF_DIRECTORIES[half], observe
+                [bots[order[0]], bots[order[1]]],
+                config,
+                out_dir / HALF_DIRECTORIES[half],
+                observe,
+                sandbox=sandbox,
             )
         except KeyboardInterrupt:  # while the second half's bots were starting
             if not halves:

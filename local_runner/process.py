@@ -10,7 +10,9 @@ bot created is gone.  The bot's processes are recognised through ``/proc``:
 * members of the bot's session and descendants of recognised processes count too, which catches
   a child that replaced its environment;
 * a watcher thread keeps recognising processes it has seen, keyed by (pid, start time) so that a
-  reused pid is never mistaken for the bot;
+  reused pid is never mistaken for the bot; :meth:`BotProcess.remember_processes` (called by the
+  runner just before it sends ``Q``) and :meth:`BotProcess.stop` scan once more, before the main
+  process can exit and orphan the rest;
 * with ``adopt_orphans``, the bot's main process is made a child subreaper, so that a process
   whose parent exits is reparented to it and stays a descendant, even after it has left the
   session and cleared its environment.

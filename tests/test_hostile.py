@@ -400,6 +400,15 @@ def pokerbots_command() -> list[str]:
     return [sys.executable, "-c", "import sys; from local_runner.cli import main; sys.exit(main())"]
 
 
+def default_sigint() -> None:
+    """Give the runner the SIGINT disposition of a terminal's foreground program.
+
+    A shell starts background jobs with SIGINT ignored, and Python keeps it ignored; the test
+    must not depend on how it was started.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
@@ -444,6 +453,7 @@ def interrupt_scrimmage(when: str, target: str, tmp_path: Path, *extra: str) -> 
          "--config", str(config), "--out", str(out), *extra],
         cwd=tmp_path, env=runner_env(mark), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, start_new_session=True,  # the runner leads its own process group
+        preexec_fn=default_sigint,
     )  # fmt: skip
     try:
         if when == "match":
@@ -561,13 +571,18 @@ def test_time_is_charged_from_when_the_bot_could_start() -> None:
     seat, bot = seat_pair()
     seat.send([Clock(30.0)], hand=1, ack=True)  # the end of a hand ...
     seat.send([Clock(30.0)], hand=2, ack=False)  # ... and the next hand, at once
-    later(0.3, lambda: bot.sendall(b"K\n"))
-    later(0.5, lambda: bot.sendall(b"C\n"))  # 0.2 s after its previous reply
+
+    def bot_replies() -> None:
+        bot.sendall(b"K\n")
+        time.sleep(0.2)
+        bot.sendall(b"C\n")  # 0.2 s after its previous reply
+
+    later(0.3, bot_replies)
     first, second = seat.receive(2.0), seat.receive(2.0)
     assert first.is_ack and first.action == CheckAction()
-    assert 0.28 <= first.elapsed <= 0.45
+    assert 0.29 <= first.elapsed <= 0.45
     assert second.action == CallAction()
-    assert 0.15 <= second.elapsed <= 0.3  # not 0.5: the bot could not start before 0.3
+    assert 0.19 <= second.elapsed <= 0.35  # not 0.5: the bot could not start before 0.3
 
 
 def test_a_late_reply_is_discarded_and_the_bot_skipped_until_it_comes() -> None:

@@ -117,10 +117,8 @@ def run(args: argparse.Namespace) -> int:
         )
         out_dir = args.out or Path("runs") / time.strftime("scrimmage-%Y%m%d-%H%M%S")
         show = not args.json
-        if args.duplicate and args.sandbox:
-            raise UsageError("--sandbox does not work with --duplicate yet; drop one of them.")
         if args.duplicate:
-            duplicate = _play_duplicate(specs, config, out_dir, console, show)
+            duplicate = _play_duplicate(specs, config, out_dir, console, show, args.sandbox)
             summary, interrupted = duplicate.to_dict(), duplicate.interrupted
             hands = duplicate.hands
         else:
@@ -206,10 +204,11 @@ def _play_duplicate(
     out_dir: Path,
     console: Console,
     show_progress: bool,
+    sandbox: bool = False,
 ) -> DuplicateResult:
     description = f"{specs[0].name} vs {specs[1].name}, duplicate"
     with _progress(console, show_progress, description, 2 * config.rules.num_rounds) as advance:
-        return run_duplicate(specs, config, out_dir, on_hand=advance)
+        return run_duplicate(specs, config, out_dir, on_hand=advance, sandbox=sandbox)
 
 
 def _verdict_lines(

@@ -16,11 +16,13 @@ class Player(Bot):
             for index in range(3):
                 if os.fork() == 0:
                     os.closerange(3, 65536)
-                    with open(f"child-{index}.pid", "w") as file:
+                    with open(f"child-{index}.pid.tmp", "w") as file:
                         file.write(str(os.getpid()))
+                    os.rename(f"child-{index}.pid.tmp", f"child-{index}.pid")
                     time.sleep(3600)
                     os._exit(0)
-            time.sleep(0.2)
+            while not all(os.path.exists(f"child-{index}.pid") for index in range(3)):
+                time.sleep(0.01)
             os._exit(7)
 
     def get_action(self, game_state, round_state, active):
