@@ -18,6 +18,7 @@ to its whole process group as a terminal's Ctrl-C does.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -467,8 +468,12 @@ def interrupt_scrimmage(when: str, target: str, tmp_path: Path, *extra: str) -> 
             os.killpg(runner.pid, signal.SIGINT)
         _, stderr = runner.communicate(timeout=15)
     finally:
-        if runner.poll() is None:
+        if runner.poll() is None:  # the test failed: do not leave the runner's bots running
             runner.kill()
+            runner.wait()
+            for line in leftovers([bot], mark):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(int(line.split(":")[0]), signal.SIGKILL)
     assert runner.returncode == 130, stderr
     assert "Traceback" not in stderr, stderr
     summary = json.loads((out / "summary.json").read_text())
