@@ -242,7 +242,9 @@ class Match:
         pending.clear()
         reply = self._receive(player)
         player.result.decisions += 1
-        if self.settings.record_reply_times:
+        if self.settings.record_reply_times and (
+            reply.action is not None or reply.fault is FaultKind.TIMEOUT
+        ):  # a reply the bot did not give (crash, default after a timeout) has no time
             player.result.reply_times.append(reply.elapsed)
         action = reply.action
         if action is None:

@@ -33,11 +33,19 @@ from .protocol import (
 from .rules import Rules
 from .states import GameState, RoundState, State, TerminalState
 
-__all__ = ["BotClient"]
+__all__ = ["BotClient", "WARNING_PREFIX", "warn"]
+
+#: How every warning the client writes to stderr starts (the validator looks for it).
+WARNING_PREFIX = "pokerbots sdk: "
 
 _ACK = CheckAction()
 _ACTION_TYPES = (FoldAction, CallAction, CheckAction, RaiseAction, BidAction)
 _OPENING = frozenset({Clock, Position, HoleCards, BountyRank})
+
+
+def warn(message: str) -> None:
+    """Write one SDK warning line to stderr (the bot's log)."""
+    print(WARNING_PREFIX + message, file=sys.stderr)
 
 
 class BotClient:
@@ -106,24 +114,22 @@ class BotClient:
 
     def _ask_bot(self, state: RoundState) -> Action:
         if state.button % 2 != self.seat:
-            print(
-                f"pokerbots sdk: the engine asked seat {self.seat} to act, but by this client's "
+            warn(
+                f"the engine asked seat {self.seat} to act, but by this client's "
                 f"count seat {state.button % 2} is to act; the history may be out of sync.",
-                file=sys.stderr,
             )
         try:
             action = self.bot.get_action(self.game_state, state, self.seat)
         except Exception:
             traceback.print_exc()
             fallback = state.default_action()
-            print(f"pokerbots sdk: get_action raised; sending {fallback} instead.", file=sys.stderr)
+            warn(f"get_action raised; sending {fallback} instead.")
             return fallback
         if not isinstance(action, _ACTION_TYPES):
             fallback = state.default_action()
-            print(
-                f"pokerbots sdk: get_action returned {action!r}, which is not an action; "
+            warn(
+                f"get_action returned {action!r}, which is not an action; "
                 f"sending {fallback} instead.",
-                file=sys.stderr,
             )
             return fallback
         return action
@@ -209,10 +215,9 @@ class BotClient:
             return state
         if isinstance(state, RoundState):
             # The engine ended the hand where this client's count did not: trust the engine.
-            print(
-                "pokerbots sdk: the engine ended the hand before this client expected; "
+            warn(
+                "the engine ended the hand before this client expected; "
                 "taking the engine's result.",
-                file=sys.stderr,
             )
             return TerminalState((0, 0), state)
         raise ProtocolError(f"{clause!r} arrived outside a hand.")

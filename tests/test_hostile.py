@@ -429,6 +429,7 @@ def progress(bot: Path) -> int:
     [
         ("match", "runner"),  # SIGINT to the runner's pid only
         ("match", "group"),  # SIGINT to the runner's process group, like a terminal's Ctrl-C
+        ("match", "term"),  # SIGTERM to the runner's pid, as a job scheduler stops it
         ("build", "group"),
         ("connect", "group"),
     ],
@@ -464,6 +465,8 @@ def interrupt_scrimmage(when: str, target: str, tmp_path: Path, *extra: str) -> 
             time.sleep(0.3)
         if target == "runner":
             os.kill(runner.pid, signal.SIGINT)
+        elif target == "term":
+            os.kill(runner.pid, signal.SIGTERM)
         else:
             os.killpg(runner.pid, signal.SIGINT)
         _, stderr = runner.communicate(timeout=15)

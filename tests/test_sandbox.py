@@ -273,3 +273,25 @@ def test_the_sandbox_mounts_hide_and_expose_the_right_paths(tmp_path: Path) -> N
 @pytest.mark.parametrize("when", ["match", "build"])
 def test_ctrl_c_ends_sandboxed_bots_too(when: str, tmp_path: Path) -> None:
     interrupt_scrimmage(when, "group", tmp_path, "--sandbox")
+
+
+@needs_bwrap
+def test_validate_can_play_the_bot_in_the_sandbox(tmp_path: Path) -> None:
+    from local_runner.new import create_bot
+    from local_runner.validate import ValidateOptions, validate
+
+    project = create_bot(tmp_path / "boxed")
+    report = validate(project, ValidateOptions(sandbox=True, hands=40))
+    statuses = {check.name: check.status.value for check in report.checks}
+    assert report.ok, report.to_json()
+    assert statuses["smoke_match"] == "pass" and statuses["cleanup"] == "pass"
+
+
+@pytest.mark.usefixtures("no_bwrap")
+def test_validate_in_the_sandbox_without_bwrap_is_a_usage_error(tmp_path: Path) -> None:
+    from local_runner.new import create_bot
+    from local_runner.validate import ValidateOptions, ValidateUsageError, validate
+
+    project = create_bot(tmp_path / "boxed")
+    with pytest.raises(ValidateUsageError, match="apt-get install bubblewrap"):
+        validate(project, ValidateOptions(sandbox=True, hands=5))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -30,8 +31,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 1 failed check, 2 usage error)."""
+    """Run the command line; returns the exit status (0 ok, 1 failed check, 2 usage error).
+
+    SIGTERM is handled like Ctrl-C: bots are stopped and the logs so far are written.
+    """
+    signal.signal(signal.SIGTERM, _interrupt)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):

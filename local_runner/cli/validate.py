@@ -89,6 +89,8 @@ def add_validate_options(parser: argparse.ArgumentParser) -> None:
                         help=f"seconds for any single reply (default {defaults.reply_timeout:g})")
     parser.add_argument("--static-only", action="store_true",
                         help="check the files only; do not build or play the bot")
+    parser.add_argument("--sandbox", action="store_true",
+                        help="build and play the bot inside a bubblewrap sandbox")
 
 
 def options_from_args(args: argparse.Namespace) -> ValidateOptions:
@@ -101,6 +103,7 @@ def options_from_args(args: argparse.Namespace) -> ValidateOptions:
             variant=args.variant, strict=args.strict, run_match=not args.static_only,
             hands=args.hands, seed=args.seed, build_timeout=args.build_timeout,
             connect_timeout=args.connect_timeout, reply_timeout=args.reply_timeout,
+            sandbox=args.sandbox,
         )
     except ValueError as error:
         raise ValidateUsageError(str(error)) from None

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sdk.client import WARNING_PREFIX
 from sdk.rules import Rules
 
 from ..config import Limits, RunnerSettings, ScrimmageConfig
@@ -46,7 +47,7 @@ DYNAMIC_CHECKS = ("build", "connect", "smoke_match", "reply_times", "memory", "c
 BOT_NAME = "submission"
 _PLAY_FAULTS = (FaultKind.ILLEGAL, FaultKind.MISFORMATTED, FaultKind.TIMEOUT, FaultKind.CRASH,
                 FaultKind.DISCONNECTED)
-_SDK_PREFIX = "pokerbots sdk: "  # how the SDK's client starts its warnings
+_SDK_PREFIX = WARNING_PREFIX  # how the SDK's client starts its warnings
 _LOG_READ = 1 << 20  # bytes of a bot's log searched for them
 _LOG_HINT = "Run the bot with `pokerbots scrimmage BOT_DIR` and read its log."
 
@@ -271,7 +272,8 @@ def play_smoke_matches(program: BotProgram, rules: Rules, options: ValidateOptio
                 memory.maybe_sample(force=record.number in (1, last))
 
         result = run_scrimmage(specs, _config(rules, hands, options.seed + index, options),
-                               match_dir, on_hand=observe, record_reply_times=True)
+                               match_dir, on_hand=observe, record_reply_times=True,
+                               sandbox=options.sandbox)
         if result.interrupted:
             raise KeyboardInterrupt
         matches.append(SmokeMatch(opponent, result, match_dir / f"{BOT_NAME}.log"))

@@ -37,6 +37,8 @@ class ValidateOptions:
     max_file_bytes: int = 50 * 10**6
     clock_share: float = 0.5
     limits: ArchiveLimits = field(default_factory=ArchiveLimits)
+    sandbox: bool = False
+    """Run the bot's build and smoke matches inside the bubblewrap sandbox."""
 
     def __post_init__(self) -> None:
         if self.variant is not None and self.variant not in VARIANTS:

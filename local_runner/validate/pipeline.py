@@ -14,6 +14,7 @@ from typing import Any
 from sdk.rules import VARIANTS, Rules
 
 from ..archive import archive_kind
+from ..sandbox import sandbox_problem
 from .checks import (
     BotFiles,
     CheckResult,
@@ -64,6 +65,8 @@ def validate(path: Path, options: ValidateOptions | None = None) -> ValidationRe
         raise ValidateUsageError(
             f"{path} is neither a folder nor a .zip, .jar, .tar, .tar.gz or .tgz archive; "
             "pass the bot folder or its archive.")
+    if options.sandbox and options.run_match and (problem := sandbox_problem()) is not None:
+        raise ValidateUsageError(problem)
     work = Path(tempfile.mkdtemp(prefix="pokerbots-validate-"))
     try:
         checks, stats = _run(path, options, work)
