@@ -35,7 +35,11 @@ _CLOSED = select.POLLRDHUP | select.POLLHUP | select.POLLERR | select.POLLNVAL
 
 
 def describe(code: int) -> str:
-    """A Popen-style status in words, as the runner writes it: "exit code 3", "signal 9 (...)"."""
+    """A Popen-style status in words, as the runner writes it: "exit code 3", "signal 9 (...)".
+
+    The same wording as ``local_runner.process.describe_status``; the relay runs isolated
+    (``python -I -S`` inside the sandbox) and cannot import the kit.
+    """
     if code >= 0:
         return f"exit code {code}"
     try:

@@ -35,9 +35,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument("bot_dir", type=Path, metavar="BOT_DIR", help="the bot folder")
-    parser.add_argument("-o", "--output", type=Path, metavar="FILE",
-                        help="the archive to write (default: BOT_DIR.zip next to BOT_DIR; "
-                             ".zip, .jar, .tar, .tar.gz or .tgz)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="the archive to write (default: BOT_DIR.zip next to BOT_DIR; "
+        ".zip, .jar, .tar, .tar.gz or .tgz)",
+    )
     add_validate_options(parser)
     parser.set_defaults(handler=run)
 

@@ -19,6 +19,7 @@ from ..records import HandRecord, MatchResult
 from ..scrimmage import BotSpec, UsageError, run_scrimmage
 from ..standings import MatchStats, ci_sentence, statistics_dict
 from ..stats import Summary
+from .arguments import non_negative_int, positive_int
 from .render import describe_faults, result_table
 
 __all__ = ["register", "run"]
@@ -44,9 +45,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=["nlhe", "swap", "auction", "bounty"],
         help="the game (default: nlhe, or the config's)",
     )
-    parser.add_argument("--rounds", type=_positive, help="hands to play (default 1000)")
+    parser.add_argument("--rounds", type=positive_int, help="hands to play (default 1000)")
     parser.add_argument(
-        "--seed", type=_non_negative, help="seed for the deal (default: random, recorded)"
+        "--seed", type=non_negative_int, help="seed for the deal (default: random, recorded)"
     )
     parser.add_argument("--out", type=Path, help="output directory (default: runs/scrimmage-TIME)")
     parser.add_argument("--config", type=Path, help="a TOML match config (flags override it)")
@@ -67,19 +68,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "writable (needs the bwrap command: sudo apt-get install bubblewrap)",
     )  # fmt: skip
     parser.set_defaults(handler=run)
-
-
-def _positive(text: str) -> int:
-    value = _non_negative(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
-def _non_negative(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
-    return int(text)
 
 
 def find_skeleton() -> Path | None:
@@ -142,9 +130,7 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         _plot(out_dir, console, error_console)
     if interrupted:
-        error_console.print(
-            f"Interrupted: {hands} hands were played; their logs are in {out_dir}."
-        )
+        error_console.print(f"Interrupted: {hands} hands were played; their logs are in {out_dir}.")
         return 130
     return 0
 
@@ -252,9 +238,7 @@ def _pair_table(duplicate: DuplicateResult) -> Table:
         table.add_column(column, justify="right")
     summaries = duplicate.summaries()
     for bot, name in enumerate(duplicate.names):
-        halves = [
-            f"{duplicate.player(h, bot).bankroll:+d}" for h in range(len(duplicate.halves))
-        ]
+        halves = [f"{duplicate.player(h, bot).bankroll:+d}" for h in range(len(duplicate.halves))]
         halves += ["-"] * (2 - len(halves))
         if summaries is None:
             rate, interval = "-", "-"

@@ -35,6 +35,7 @@ from ..tournament import (
     plan_tournament,
     run_tournament,
 )
+from .arguments import non_negative_int, positive_int
 
 __all__ = ["register", "run"]
 
@@ -57,43 +58,30 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--variant", choices=["nlhe", "swap", "auction", "bounty"], help="the game (default nlhe)"
     )
-    parser.add_argument("--rounds", type=_positive, help="hands per match (per half if duplicate)")
     parser.add_argument(
-        "--matches", type=_positive, help=f"matches per pair (default {DEFAULT_MATCHES})"
+        "--rounds", type=positive_int, help="hands per match (per half if duplicate)"
+    )
+    parser.add_argument(
+        "--matches", type=positive_int, help=f"matches per pair (default {DEFAULT_MATCHES})"
     )
     parser.add_argument(
         "--duplicate", action="store_true", help="play every match as a duplicate pair"
     )
     parser.add_argument(
-        "--workers", type=_positive, help="parallel matches on this machine (default: cores)"
+        "--workers", type=positive_int, help="parallel matches on this machine (default: cores)"
     )
     parser.add_argument(
         "--scheduler", metavar="ADDRESS", help="run on the Dask cluster at ADDRESS (tcp://...)"
     )
-    parser.add_argument("--seed", type=_non_negative, help="master seed (default: random)")
+    parser.add_argument("--seed", type=non_negative_int, help="master seed (default: random)")
     parser.add_argument("--out", type=Path, help="output directory (default runs/tournament-TIME)")
     parser.add_argument("--config", type=Path, help="a TOML match config (flags override it)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument(
         "--resume", action="store_true", help="continue the interrupted tournament in --out"
     )
-    parser.add_argument(
-        "--plot", action="store_true", help="write PNG charts (needs matplotlib)"
-    )
+    parser.add_argument("--plot", action="store_true", help="write PNG charts (needs matplotlib)")
     parser.set_defaults(handler=run)
-
-
-def _positive(text: str) -> int:
-    value = _non_negative(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
-def _non_negative(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
-    return int(text)
 
 
 def _plan(args: argparse.Namespace) -> tuple[TournamentPlan, Path]:
@@ -181,8 +169,8 @@ def _play(
 
         def log_line(summary: MatchSummary, standings: Standings) -> None:
             chips = ", ".join(
-                f"{name} {chips:+d}" for name, chips in zip(summary.players, summary.chips,
-                                                             strict=True)
+                f"{name} {chips:+d}"
+                for name, chips in zip(summary.players, summary.chips, strict=True)
             )
             console.print(
                 f"[{standings.matches}/{total}] match {summary.match_id}: {chips}",
@@ -263,8 +251,9 @@ def cross_table(standings: Standings, bots: list[str]) -> Table:
 
     Green: the row bot is ahead (the interval excludes zero); red: behind.
     """
-    table = Table(title="Cross table: mbb/hand of row against column (±95% CI)",
-                  title_justify="left")
+    table = Table(
+        title="Cross table: mbb/hand of row against column (±95% CI)", title_justify="left"
+    )
     table.add_column("")
     for bot in bots:
         table.add_column(bot, justify="right")

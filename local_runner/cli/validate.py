@@ -20,12 +20,20 @@ from ..validate import (
     validate,
 )
 from ..validate.checks import format_bytes
+from .arguments import non_negative_int, positive_int, seconds
 
-__all__ = ["add_validate_options", "options_from_args", "register", "render_report", "run", "show",
-           "usage_error", "validate_with_status"]
+__all__ = [
+    "add_validate_options",
+    "options_from_args",
+    "register",
+    "render_report",
+    "run",
+    "show",
+    "usage_error",
+    "validate_with_status",
+]
 
-_STYLES = {Status.PASS: "green", Status.WARN: "yellow", Status.FAIL: "bold red",
-           Status.SKIP: "dim"}
+_STYLES = {Status.PASS: "green", Status.WARN: "yellow", Status.FAIL: "bold red", Status.SKIP: "dim"}
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,52 +53,55 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=run)
 
 
-def _positive_int(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
-    return int(text)
-
-
-def _non_negative_int(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
-    return int(text)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
-    return value
-
-
 def add_validate_options(parser: argparse.ArgumentParser) -> None:
     """Add the options shared by ``validate`` and ``package``."""
     defaults = ValidateOptions()
-    parser.add_argument("--variant", choices=VARIANTS,
-                        help="the variant to play (default: README.txt's Variant)")
-    parser.add_argument("--json", action="store_true",
-                        help="print the report as JSON: {ok, checks, stats}")
+    parser.add_argument(
+        "--variant", choices=VARIANTS, help="the variant to play (default: README.txt's Variant)"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the report as JSON: {ok, checks, stats}"
+    )
     parser.add_argument("--strict", action="store_true", help="treat warnings as failures")
-    parser.add_argument("--hands", type=_positive_int, default=defaults.hands,
-                        help=f"hands against builtin:random; half as many against "
-                             f"builtin:checkcall (default {defaults.hands})")
-    parser.add_argument("--seed", type=_non_negative_int, default=defaults.seed,
-                        help=f"seed of the smoke matches (default {defaults.seed})")
-    parser.add_argument("--build-timeout", type=_seconds, default=defaults.build_timeout,
-                        help=f"seconds for the build step (default {defaults.build_timeout:g})")
-    parser.add_argument("--connect-timeout", type=_seconds, default=defaults.connect_timeout,
-                        help=f"seconds for the bot to connect (default "
-                             f"{defaults.connect_timeout:g})")
-    parser.add_argument("--reply-timeout", type=_seconds, default=defaults.reply_timeout,
-                        help=f"seconds for any single reply (default {defaults.reply_timeout:g})")
-    parser.add_argument("--static-only", action="store_true",
-                        help="check the files only; do not build or play the bot")
-    parser.add_argument("--sandbox", action="store_true",
-                        help="build and play the bot inside a bubblewrap sandbox")
+    parser.add_argument(
+        "--hands",
+        type=positive_int,
+        default=defaults.hands,
+        help=f"hands against builtin:random; half as many against "
+        f"builtin:checkcall (default {defaults.hands})",
+    )
+    parser.add_argument(
+        "--seed",
+        type=non_negative_int,
+        default=defaults.seed,
+        help=f"seed of the smoke matches (default {defaults.seed})",
+    )
+    parser.add_argument(
+        "--build-timeout",
+        type=seconds,
+        default=defaults.build_timeout,
+        help=f"seconds for the build step (default {defaults.build_timeout:g})",
+    )
+    parser.add_argument(
+        "--connect-timeout",
+        type=seconds,
+        default=defaults.connect_timeout,
+        help=f"seconds for the bot to connect (default {defaults.connect_timeout:g})",
+    )
+    parser.add_argument(
+        "--reply-timeout",
+        type=seconds,
+        default=defaults.reply_timeout,
+        help=f"seconds for any single reply (default {defaults.reply_timeout:g})",
+    )
+    parser.add_argument(
+        "--static-only",
+        action="store_true",
+        help="check the files only; do not build or play the bot",
+    )
+    parser.add_argument(
+        "--sandbox", action="store_true", help="build and play the bot inside a bubblewrap sandbox"
+    )
 
 
 def options_from_args(args: argparse.Namespace) -> ValidateOptions:
@@ -100,9 +111,14 @@ def options_from_args(args: argparse.Namespace) -> ValidateOptions:
     """
     try:
         return ValidateOptions(
-            variant=args.variant, strict=args.strict, run_match=not args.static_only,
-            hands=args.hands, seed=args.seed, build_timeout=args.build_timeout,
-            connect_timeout=args.connect_timeout, reply_timeout=args.reply_timeout,
+            variant=args.variant,
+            strict=args.strict,
+            run_match=not args.static_only,
+            hands=args.hands,
+            seed=args.seed,
+            build_timeout=args.build_timeout,
+            connect_timeout=args.connect_timeout,
+            reply_timeout=args.reply_timeout,
             sandbox=args.sandbox,
         )
     except ValueError as error:
@@ -128,12 +144,15 @@ def _rows(report: ValidationReport) -> list[tuple[str, Status, Text]]:
     checks, index = report.checks, 0
     while index < len(checks):
         check, run = checks[index], 1
-        while (check.status is Status.SKIP and index + run < len(checks)
-               and checks[index + run].status is Status.SKIP
-               and checks[index + run].message == check.message):
+        while (
+            check.status is Status.SKIP
+            and index + run < len(checks)
+            and checks[index + run].status is Status.SKIP
+            and checks[index + run].message == check.message
+        ):
             run += 1
         if run < 3:
-            rows += [_row(other.name, other) for other in checks[index:index + run]]
+            rows += [_row(other.name, other) for other in checks[index : index + run]]
         else:
             last = checks[index + run - 1].name
             rows.append(_row(f"{check.name} … {last}", check, f" ({run} checks)"))
@@ -151,8 +170,10 @@ def render_report(console: Console, report: ValidationReport) -> None:
         table.add_row(name, Text(status.value, style=_STYLES[status]), message)
     console.print(table)
     stats = report.stats
-    sizes = [f"{stats.get('file_count', 0)} files and folders",
-             f"{format_bytes(int(stats.get('uncompressed_bytes') or 0))} uncompressed"]
+    sizes = [
+        f"{stats.get('file_count', 0)} files and folders",
+        f"{format_bytes(int(stats.get('uncompressed_bytes') or 0))} uncompressed",
+    ]
     if stats.get("compressed_bytes") is not None:
         sizes.append(f"{format_bytes(int(stats['compressed_bytes']))} compressed")
     console.print(Text(", ".join(sizes), style="dim"))
@@ -174,8 +195,9 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def validate_with_status(path: Path, options: ValidateOptions, errors: Console,
-                         quiet: bool) -> ValidationReport:
+def validate_with_status(
+    path: Path, options: ValidateOptions, errors: Console, quiet: bool
+) -> ValidationReport:
     """Validate ``path``, showing a spinner on a terminal unless ``quiet``."""
     if quiet or not errors.is_terminal:
         return validate(path, options)
