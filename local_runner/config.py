@@ -21,6 +21,7 @@ A complete file (every key optional; defaults shown)::
     reply_timeout = 10.0      # seconds for any single reply
     log_limit = 524288        # bytes of output kept per bot
     quit_grace = 2.0          # seconds a bot has to exit after the match
+    spin_wait = 0.0003        # seconds to poll for a reply before sleeping (0 = never poll)
 
     [limits]                  # per bot process; 0 = no limit
     address_space = 4294967296
@@ -54,6 +55,8 @@ class RunnerSettings:
     reply_timeout: float = 10.0
     log_limit: int = 512 * 1024
     quit_grace: float = 2.0
+    spin_wait: float = 0.0003
+    """Seconds to poll for a reply before sleeping: faster matches when a core is idle."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -222,7 +222,9 @@ class _Table:
                 bot = make_builtin(spec.builtin, self.config.seed + slot)
                 self.seats[slot] = InProcessSeat(name, bot, rules)
             elif (ready := built[slot]) is not None:
-                seat = _connect(ready, name, runner.connect_timeout, self.early_faults, slot)
+                seat = _connect(
+                    ready, name, runner.connect_timeout, self.early_faults, slot, runner.spin_wait
+                )
                 if isinstance(seat, SocketSeat):
                     cleanup.callback(seat.close)
                 self.seats[slot] = seat
@@ -334,6 +336,7 @@ def _connect(
     timeout: float,
     early_faults: list[tuple[int, FaultKind, str]],
     slot: int,
+    spin_wait: float = 0.0,
 ) -> Seat:
     """Start ``process`` and wait for it to connect; an absent seat if it does not.
 
@@ -367,4 +370,6 @@ def _connect(
     def exit_status() -> str | None:
         return process.exit_description() if process.poll() is not None else None
 
-    return SocketSeat(name, connection, exit_status, before_quit=process.remember_processes)
+    return SocketSeat(
+        name, connection, exit_status, before_quit=process.remember_processes, spin_wait=spin_wait
+    )

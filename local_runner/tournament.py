@@ -281,6 +281,10 @@ def play_job(job: MatchJob) -> MatchSummary:
             program = BotProgram.from_directory(bundle.unpack())
             specs[slot] = replace(specs[slot], program=program)
     out_dir = _log_dir(job)
+    # Parallel matches keep every core busy: a runner polling for replies would take a
+    # core from a bot, so tournament matches sleep while they wait.
+    config = replace(job.config, runner=replace(job.config.runner, spin_wait=0.0))
+    job = replace(job, config=config)
     with job_running():
         if job.duplicate:
             duplicate = run_duplicate(specs, job.config, out_dir)
