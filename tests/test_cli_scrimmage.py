@@ -83,3 +83,16 @@ def test_usage_errors_exit_2_with_a_message_and_no_traceback(tmp_path: Path) -> 
 def test_bad_flag_values_are_usage_errors() -> None:
     run = pokerbots("scrimmage", "--rounds", "zero")
     assert run.returncode == 2 and "not a whole number" in run.stderr
+
+
+def test_a_bot_that_cannot_start_is_named_with_its_log(tmp_path: Path) -> None:
+    bot = tmp_path / "broken"
+    bot.mkdir()
+    (bot / "player.py").write_text("def broken(:\n", encoding="utf-8")
+    (bot / "commands.json").write_text(f'{{"build": [], "run": ["{sys.executable}", "player.py"]}}')
+    out = tmp_path / "out"
+    run = pokerbots("scrimmage", str(bot), "--rounds", "5", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    assert "bot broken never connected: exited before connecting (exit code 1)" in run.stdout
+    assert f"What broken printed is in {out / 'broken.log'}" in run.stdout
+    assert "SyntaxError" in (out / "broken.log").read_text()

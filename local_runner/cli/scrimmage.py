@@ -15,6 +15,7 @@ from rich.table import Table
 
 from ..config import ConfigError, ScrimmageConfig, load_config
 from ..duplicate import HALF_DIRECTORIES, DuplicateResult, run_duplicate
+from ..faults import FaultKind
 from ..records import HandRecord, MatchResult
 from ..scrimmage import BotSpec, UsageError, run_scrimmage
 from ..standings import MatchStats, ci_sentence, statistics_dict
@@ -206,6 +207,10 @@ def _verdict_lines(
     return [*lines, f"Verdict: {summaries[0].verdict(names[0], names[1])}."]
 
 
+#: Faults whose cause is usually in what the bot printed (a traceback, a build error).
+_SEE_THE_LOG = (FaultKind.CRASH, FaultKind.NEVER_CONNECTED, FaultKind.BUILD_FAILED)
+
+
 def _report(
     console: Console,
     result: MatchResult,
@@ -218,6 +223,10 @@ def _report(
         console.print(line, highlight=False, soft_wrap=True)
     for line in describe_faults(result):
         console.print(line, highlight=False)
+    for player in result.players:
+        if any(player.fault_counts.get(kind) for kind in _SEE_THE_LOG):
+            console.print(f"What {player.name} printed is in {out_dir / (player.name + '.log')}",
+                          highlight=False, soft_wrap=True)  # fmt: skip
     console.print(
         f"Logs: {out_dir}/ (gamelog.txt, hands.jsonl, summary.json, {STATISTICS_FILE})",
         highlight=False,
