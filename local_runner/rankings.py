@@ -121,18 +121,25 @@ def instant_runoff_ranking(
     lowest total (all of those tied at it) take the worst ranks still free, tied
     with each other, and leave play.  The last survivors rank 1.
 
-    Each entry's ``bankroll`` and ``matches`` are those of the round in which the
-    bot was eliminated (its matches against the bots still in play then).  So a
-    lone last survivor reports bankroll 0 over 0 matches: nobody was left to play.
+    Each entry's ``bankroll`` and ``matches`` are those of the last round in which
+    the bot still had matches against bots in play: for an eliminated bot, the
+    round that eliminated it; for a lone last survivor (who has nobody left to
+    play), the round in which it outlasted the others.
     """
     in_play = set(_participants(outcomes, bots))
     eliminated: list[RankEntry] = []
+    last_contested: dict[str, tuple[int, int]] = {}
     while in_play:
         totals = _totals(outcomes, in_play)
+        for bot, (bankroll, matches) in totals.items():
+            if matches:
+                last_contested[bot] = (bankroll, matches)
         lowest = min(bankroll for bankroll, _ in totals.values())
         losers = [bot for bot in sorted(totals) if totals[bot][0] == lowest]
         rank = len(in_play) - len(losers) + 1
-        eliminated += [RankEntry(rank, bot, *totals[bot]) for bot in reversed(losers)]
+        eliminated += [
+            RankEntry(rank, bot, *last_contested.get(bot, (0, 0))) for bot in reversed(losers)
+        ]
         in_play.difference_update(losers)
     return eliminated[::-1]
 

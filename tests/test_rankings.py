@@ -38,8 +38,9 @@ def test_clear_order() -> None:
         RankEntry(4, "D", -85, 3),
     ]
     # Run-off: D goes first (-85); then among A, B, C: A 70, B -10, C -60; then A 30, B -30.
+    # A, alone at the end, reports the round it won: 30 over its 1 match against B.
     assert instant_runoff_ranking(CLEAR) == [
-        RankEntry(1, "A", 0, 0),
+        RankEntry(1, "A", 30, 1),
         RankEntry(2, "B", -30, 1),
         RankEntry(3, "C", -60, 2),
         RankEntry(4, "D", -85, 3),
@@ -88,7 +89,7 @@ def test_bankroll_and_instant_runoff_pick_different_winners() -> None:
     ]
     # Round 1: D (-1200) out.  Round 2: A -200, B 150, C 50: A out.  Round 3: B 50, C -50.
     assert instant_runoff_ranking(outcomes) == [
-        RankEntry(1, "B", 0, 0),
+        RankEntry(1, "B", 50, 1),
         RankEntry(2, "C", -50, 1),
         RankEntry(3, "A", -200, 2),
         RankEntry(4, "D", -1200, 3),
@@ -105,7 +106,7 @@ def test_tied_bots_are_eliminated_together_and_share_a_rank() -> None:
         match("C", "D", 0),
     ]
     assert instant_runoff_ranking(outcomes) == [
-        RankEntry(1, "A", 0, 0),
+        RankEntry(1, "A", 10, 1),
         RankEntry(2, "B", -10, 1),
         RankEntry(3, "C", -40, 3),
         RankEntry(3, "D", -40, 3),
@@ -141,9 +142,10 @@ def test_bot_with_no_matches() -> None:
         RankEntry(4, "C", -50, 3),
         RankEntry(5, "D", -85, 3),
     ]
-    # E never loses a chip, so the run-off keeps it to the end, tied with A at 0.
+    # E never loses a chip, so the run-off keeps it to the end, tied with A at 0 (A reports
+    # its last contested round, 30 over 1 match against B; E never played).
     assert instant_runoff_ranking(CLEAR, bots) == [
-        RankEntry(1, "A", 0, 0),
+        RankEntry(1, "A", 30, 1),
         RankEntry(1, "E", 0, 0),
         RankEntry(3, "B", -30, 1),
         RankEntry(4, "C", -60, 2),
