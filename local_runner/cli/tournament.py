@@ -233,11 +233,11 @@ def bankroll_table(standings: Standings, title: str = "Total bankroll") -> Table
 
 
 def runoff_table(standings: Standings) -> Table:
-    """The bankroll instant run-off ranking: each bot's bankroll when it was eliminated."""
+    """The bankroll instant run-off ranking, with each bot's chips in its last contested round."""
     table = Table(title="Bankroll instant run-off", title_justify="left")
     table.add_column("rank", justify="right")
     table.add_column("bot")
-    table.add_column("chips when eliminated", justify="right")
+    table.add_column("chips in its last round", justify="right")
     table.add_column("against", justify="right")
     for entry in standings.instant_runoff:
         table.add_row(
