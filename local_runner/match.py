@@ -234,11 +234,12 @@ class Match:
             # The only legal move: play it without a round trip; the history
             # travels with this player's next message.
             return (_CHECK if CheckAction in legal else BidAction(0)), True
-        if not player.reachable:
+        seat = player.seat
+        if player.out_of_time or not seat.alive or seat.busy:  # not reachable
             if player.gone:
                 pending.clear()  # nothing will be sent again
             return state.default_action(), True
-        player.seat.send([Clock(max(player.clock, 0.0)), *pending], hand, ack=False)
+        seat.send([Clock(max(player.clock, 0.0)), *pending], hand, ack=False)
         pending.clear()
         reply = self._receive(player)
         player.result.decisions += 1

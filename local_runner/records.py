@@ -1,14 +1,14 @@
 """What a match produces: one record per hand and a result for the match.
 
-The engine appends small tuples to a hand's event list as the hand is played
-and formats nothing; the log writers (:mod:`local_runner.logs`) turn records
-into text only when someone asked for logs.
+The engine appends small named tuples (cheap to make: one per action) to a
+hand's event list as the hand is played and formats nothing; the log writers
+(:mod:`local_runner.logs`) turn records into text only when someone asked for logs.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sdk.actions import Action
 from sdk.rules import Rules
@@ -31,8 +31,7 @@ __all__ = [
 Cards = tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class ActionEvent:
+class ActionEvent(NamedTuple):
     """``seat`` played ``action`` in ``state`` (the state before the action)."""
 
     seat: int
@@ -42,8 +41,7 @@ class ActionEvent:
     """True when the runner played it without asking (the only legal move, or a default)."""
 
 
-@dataclass(frozen=True, slots=True)
-class StreetEvent:
+class StreetEvent(NamedTuple):
     """A street was dealt: the board so far, and each seat's contribution and stack."""
 
     street: int
@@ -52,8 +50,7 @@ class StreetEvent:
     stacks: tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class SwapEvent:
+class SwapEvent(NamedTuple):
     """Swap Hold'em: ``seat``'s hole cards changed from ``old`` to ``new``."""
 
     seat: int
@@ -61,8 +58,7 @@ class SwapEvent:
     new: Cards
 
 
-@dataclass(frozen=True, slots=True)
-class AuctionEvent:
+class AuctionEvent(NamedTuple):
     """Auction Hold'em: the bids, the winning seats, and each seat's hand afterwards."""
 
     bids: tuple[int, int]
@@ -71,8 +67,7 @@ class AuctionEvent:
     stacks: tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class FaultEvent:
+class FaultEvent(NamedTuple):
     """A fault by ``seat`` at this point of the hand."""
 
     seat: int

@@ -261,11 +261,13 @@ class RoundState(NamedTuple):
         """
         active = self.button % 2
         pips, stacks = self.pips, self.stacks
-        if isinstance(action, CheckAction):
+        # `type(...) is` rather than isinstance: actions are final classes, and this is
+        # the innermost loop of every engine and client.
+        if type(action) is CheckAction:
             if (self.street == 0 and self.button > 0) or self.button > 1:
                 return self._next_street()
             return self._step(self.button + 1, self.street, pips, stacks, self.auction, self.bids)
-        if isinstance(action, CallAction):
+        if type(action) is CallAction:
             if self.button == 0:
                 # The dealer completes the small blind: the big blind keeps its option.
                 cost = pips[1] - pips[0]
@@ -278,16 +280,16 @@ class RoundState(NamedTuple):
                 pips, stacks = (pips[0], pips[0]), (stacks[0], stacks[1] - cost)
             called = self._step(self.button + 1, self.street, pips, stacks)
             return called._next_street()
-        if isinstance(action, RaiseAction):
+        if type(action) is RaiseAction:
             amount = action.amount
             if active == 0:
                 pips, stacks = (amount, pips[1]), (stacks[0] - amount + pips[0], stacks[1])
             else:
                 pips, stacks = (pips[0], amount), (stacks[0], stacks[1] - amount + pips[1])
             return self._step(self.button + 1, self.street, pips, stacks)
-        if isinstance(action, FoldAction):
+        if type(action) is FoldAction:
             return self._fold(active)
-        if isinstance(action, BidAction):
+        if type(action) is BidAction:
             return self._bid(active, action.amount)
         raise TypeError(f"proceed() takes an action, not {action!r}.")
 
