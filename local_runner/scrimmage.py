@@ -28,12 +28,13 @@ from typing import Any
 from sdk.protocol import Clause
 from sdk.rules import ENVIRONMENT_VARIABLE
 
+from .bot_program import BotDirectoryError, BotProgram
 from .builtin_bots import BUILTIN_BOTS, make_builtin
 from .config import ScrimmageConfig
 from .faults import FaultKind
 from .logs import MatchLogWriter
 from .match import Match, MatchSettings
-from .process import BotDirectoryError, BotProcess, BotProgram, BotStartError, ResourceLimits
+from .process import BotProcess, BotStartError, ResourceLimits
 from .records import HandRecord, MatchResult
 from .sandbox import Sandbox, sandbox_problem
 from .seats import InProcessSeat, Reply, Seat

@@ -29,11 +29,11 @@ from typing import Any
 
 from sdk.rules import Rules, RulesError
 
+from .bot_program import BotProgram
 from .config import Limits, RunnerSettings, ScrimmageConfig
 from .duplicate import run_duplicate
 from .executors import BotBundle, interrupt_requested, job_running
 from .faults import FaultKind
-from .process import BotProgram
 from .records import PlayerResult
 from .scrimmage import BotSpec, UsageError, run_scrimmage
 from .standings import MatchStats, MatchSummary, Moments, Standings, compute_standings

@@ -13,13 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from local_runner.process import (
-    BotDirectoryError,
-    BotProcess,
-    BotProgram,
-    BotStartError,
-    ResourceLimits,
-)
+from local_runner.bot_program import BotDirectoryError, BotProgram
+from local_runner.process import BotProcess, BotStartError, ResourceLimits
 
 PY = sys.executable
 
@@ -339,7 +334,9 @@ def test_stop_kills_double_forked_children(tmp_path: Path, mode: str, parent_lin
 SUBREAPER_RUNNER = """
 import os, sys, time
 from pathlib import Path
-from local_runner.process import BotProcess, BotProgram, enable_child_subreaper
+from local_runner.bot_program import BotProgram
+from local_runner.process import BotProcess
+from local_runner.proc_tracker import enable_child_subreaper
 assert enable_child_subreaper()
 bot = Path(sys.argv[1])
 proc = BotProcess(BotProgram.from_directory(bot), name="A", log_path=bot / "A.log")

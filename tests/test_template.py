@@ -27,6 +27,7 @@ import pytest
 from conftest import ROOT
 
 import sdk
+from local_runner.bot_program import BotProgram
 from local_runner.cli import main as cli_main
 from local_runner.config import ScrimmageConfig
 from local_runner.metadata import Metadata, Person, parse_readme, render_readme
@@ -37,7 +38,6 @@ from local_runner.new import (
     normalize_answers,
     template_directory,
 )
-from local_runner.process import BotProgram
 from local_runner.scrimmage import BotSpec, run_scrimmage
 from local_runner.vendor import check_vendored_sdk, sdk_files, sdk_source
 from sdk.rules import Rules

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from sdk.rules import VARIANTS
 
+from ..bot_program import BotDirectoryError, BotProgram
 from ..metadata import Metadata, MetadataError, parse_readme
-from ..process import BotDirectoryError, BotProgram
 from ..vendor import check_vendored_sdk as compare_vendored_sdk
 
 __all__ = [

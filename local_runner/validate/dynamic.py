@@ -18,9 +18,9 @@ from typing import Any
 from sdk.client import WARNING_PREFIX
 from sdk.rules import Rules
 
+from ..bot_program import BotProgram
 from ..config import Limits, RunnerSettings, ScrimmageConfig
 from ..faults import FaultKind
-from ..process import BotProgram
 from ..records import HandRecord, MatchResult, PlayerResult
 from ..scrimmage import BotSpec, run_scrimmage
 from .checks import CheckResult, format_bytes
