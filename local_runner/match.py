@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from sdk.actions import HIDDEN_BID, Action, BidAction, CheckAction, RaiseAction
+from sdk.actions import HIDDEN_BID, Action, BidAction, CheckAction
 from sdk.protocol import (
     AuctionResult,
     Board,
@@ -81,7 +81,8 @@ class _Player:
     clock: float
     result: PlayerResult
     out_of_time: bool = False
-    hand_faults: list[tuple[int, Fault]] = field(default_factory=list)
+    hand_faults: list[Fault] = field(default_factory=list)
+    """Faults noted since the last hand record was written."""
     backlog: list[Clause] = field(default_factory=list)
     """History not yet delivered because the bot was busy (a late reply still owed)."""
 
@@ -234,12 +235,11 @@ class Match:
             # The only legal move: play it without a round trip; the history
             # travels with this player's next message.
             return (_CHECK if CheckAction in legal else BidAction(0)), True
-        seat = player.seat
-        if player.out_of_time or not seat.alive or seat.busy:  # not reachable
+        if not player.reachable:
             if player.gone:
                 pending.clear()  # nothing will be sent again
             return state.default_action(), True
-        seat.send([Clock(max(player.clock, 0.0)), *pending], hand, ack=False)
+        player.seat.send([Clock(max(player.clock, 0.0)), *pending], hand, ack=False)
         pending.clear()
         reply = self._receive(player)
         player.result.decisions += 1
@@ -250,13 +250,8 @@ class Match:
         action = reply.action
         if action is None:
             return state.default_action(), True
-        if type(action) not in legal or not _within_bounds(action, state):
-            self._fault(
-                player,
-                FaultKind.ILLEGAL,
-                hand,
-                f"attempted illegal {_describe(action, state)}",
-            )
+        if not state.is_legal(action):
+            self._fault(player, FaultKind.ILLEGAL, hand, f"attempted illegal {_describe(action)}")
             return state.default_action(), True
         return action, False
 
@@ -393,7 +388,7 @@ class Match:
         counts[kind] = counts.get(kind, 0) + 1
         if len(player.result.first_faults) < MAX_FAULT_DETAILS:
             player.result.first_faults.append(fault)
-        player.hand_faults.append((hand, fault))
+        player.hand_faults.append(fault)
 
     def _flush_faults(self, player: _Player, record: HandRecord | None) -> None:
         """Attach the faults noted since the last hand ended to ``record``."""
@@ -401,8 +396,7 @@ class Match:
             player.hand_faults.clear()
             return
         seat = player.slot if record.number % 2 == 1 else 1 - player.slot
-        for _hand, fault in player.hand_faults:
-            record.events.append(FaultEvent(seat, fault))
+        record.events.extend(FaultEvent(seat, fault) for fault in player.hand_faults)
         player.hand_faults.clear()
 
 
@@ -416,17 +410,7 @@ def _bounty_hits_clause(terminal: TerminalState, seat: int) -> BountyHits:
     return BountyHits(hits[seat], hits[1 - seat])
 
 
-def _within_bounds(action: Action, state: RoundState) -> bool:
-    """Whether a raise or bid amount is a whole number within its bounds."""
-    if isinstance(action, RaiseAction):
-        low, high = state.raise_bounds()
-        return type(action.amount) is int and low <= action.amount <= high
-    if isinstance(action, BidAction):
-        return type(action.amount) is int and 0 <= action.amount <= state.stacks[state.button % 2]
-    return True
-
-
-def _describe(action: Action, state: RoundState) -> str:
+def _describe(action: Action) -> str:
     name = type(action).__name__.removesuffix("Action")
     amount = getattr(action, "amount", None)
     if amount is None:

@@ -71,8 +71,9 @@ class SocketSeat(Seat):
         self.before_quit = before_quit
         self.sock = sock
         sock.setblocking(False)
-        self._quickack = sock.family in (socket.AF_INET, socket.AF_INET6) and _QUICKACK
-        if sock.family in (socket.AF_INET, socket.AF_INET6):
+        is_tcp = sock.family in (socket.AF_INET, socket.AF_INET6)
+        self._quickack = is_tcp and _QUICKACK
+        if is_tcp:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self._ack_at_once()
         self.exit_status = exit_status
@@ -105,9 +106,7 @@ class SocketSeat(Seat):
     @property
     def busy(self) -> bool:
         """True while a late reply is still owed (checked without waiting)."""
-        if self._abandoned and not self._eof:
-            self._read_available(time.perf_counter())
-            self._drop_late_lines()
+        self._catch_up()
         return self._abandoned > 0 and not (self._eof or self._broken)
 
     @property
@@ -134,8 +133,7 @@ class SocketSeat(Seat):
         """
         request = self._requests[0]
         if self._abandoned and not (self._eof or self._broken):
-            self._read_available(time.perf_counter())
-            self._drop_late_lines()
+            self._catch_up()
             if self._abandoned and not self._lines and not self._eof:
                 self._requests.popleft()
                 self._abandoned += 1
@@ -184,6 +182,12 @@ class SocketSeat(Seat):
         return count
 
     # -- internals ---------------------------------------------------------
+
+    def _catch_up(self) -> None:
+        """Read what has arrived, without waiting, and drop the late replies among it."""
+        if self._abandoned and not self._eof:
+            self._read_available(time.perf_counter())
+            self._drop_late_lines()
 
     def _drop_late_lines(self) -> None:
         """Discard replies to messages that already timed out (they were answered by default)."""
