@@ -27,6 +27,8 @@ class FaultKind(StrEnum):
     """The bot did not connect within the connect timeout."""
     OUTPUT_TRUNCATED = "output_truncated"
     """The bot wrote more output than the log limit; the rest was counted, not kept."""
+    LEFTOVER_PROCESSES = "leftover_processes"
+    """Processes of the bot survived SIGKILL at the end of the match (their pids are listed)."""
 
 
 @dataclass(frozen=True, slots=True)

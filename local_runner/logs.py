@@ -67,6 +67,7 @@ _FAULT_WORDS = {
     FaultKind.BUILD_FAILED: "build failed",
     FaultKind.NEVER_CONNECTED: "never connected",
     FaultKind.OUTPUT_TRUNCATED: "output truncated",
+    FaultKind.LEFTOVER_PROCESSES: "left processes behind",
 }
 
 

@@ -15,6 +15,7 @@ from sdk.rules import Rules
 from sdk.states import RoundState
 
 from .faults import Fault, FaultKind
+from .stats import Summary, statistics_dict
 
 __all__ = [
     "ActionEvent",
@@ -113,6 +114,8 @@ class PlayerResult:
     """Seconds per decision, kept only when the match settings ask for them."""
     peak_memory_bytes: int | None = None
     """The bot processes' largest resident memory (None for in-process bots)."""
+    leftover_processes: list[int] = field(default_factory=list)
+    """Pids of the bot's processes that survived SIGKILL (normally none)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The ``players`` entry of ``summary.json``."""
@@ -122,6 +125,7 @@ class PlayerResult:
             "time_used": round(self.time_used, 6),
             "decisions": self.decisions,
             "peak_memory_bytes": self.peak_memory_bytes,
+            "leftover_processes": self.leftover_processes,
             "faults": {kind.value: self.fault_counts.get(kind, 0) for kind in FaultKind},
             "fault_details": [fault.to_dict() for fault in self.first_faults],
         }
@@ -137,6 +141,8 @@ class MatchResult:
     players: tuple[PlayerResult, PlayerResult]
     interrupted: bool = False
     wall_seconds: float = 0.0
+    summaries: tuple[Summary, Summary] | None = None
+    """Each player's chips and mbb/hand with confidence intervals (None before any hand)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The content of ``summary.json``."""
@@ -149,4 +155,7 @@ class MatchResult:
             "interrupted": self.interrupted,
             "wall_seconds": round(self.wall_seconds, 3),
             "players": [player.to_dict() for player in self.players],
+            "statistics": None
+            if self.summaries is None
+            else statistics_dict((self.players[0].name, self.players[1].name), self.summaries),
         }

@@ -39,6 +39,7 @@ from .records import HandRecord, MatchResult
 from .sandbox import Sandbox, sandbox_problem
 from .seats import InProcessSeat, Reply, Seat
 from .socket_seat import SocketSeat, accept_bot
+from .standings import MatchStats
 
 __all__ = ["BotSpec", "UsageError", "run_scrimmage"]
 
@@ -115,14 +116,18 @@ def run_scrimmage(
     on_hand: Callable[[HandRecord], None] | None = None,
     record_reply_times: bool = False,
     sandbox: bool = False,
+    stats: MatchStats | None = None,
 ) -> MatchResult:
     """Play one match between two bots and write its logs into ``out_dir``.
 
-    Returns the result; ``result.interrupted`` is True after Ctrl-C.  Bot
+    Returns the result, with each player's confidence intervals in
+    ``result.summaries``; ``result.interrupted`` is True after Ctrl-C.  Bot
     faults never raise: they are recorded in the result and the logs.
     ``record_reply_times`` keeps each decision's time in the player results.
     ``sandbox`` runs each directory bot in a bubblewrap sandbox; it raises
     :class:`UsageError` (saying how to install bubblewrap) where that is not possible.
+    ``stats`` collects the per-hand moments behind ``result.summaries``; pass one to keep
+    them (a tournament merges them across matches).
     """
     if len(specs) != 2:
         raise UsageError(f"A scrimmage needs two bots, not {len(specs)}.")
@@ -147,8 +152,11 @@ def run_scrimmage(
                 reply_timeout=config.runner.reply_timeout, record_reply_times=record_reply_times
             )
 
+            moments = stats if stats is not None else MatchStats()  # flat in the hands
+
             def observe(record: HandRecord) -> None:
                 writer.on_hand(record)
+                moments(record)
                 table.note_truncation(match, during=record.number)
                 if on_hand is not None:
                     on_hand(record)
@@ -158,9 +166,10 @@ def run_scrimmage(
                 match.note_fault(slot, kind, detail)
             result = _play(match, table.interrupted)
             interrupts.start()  # from here on Ctrl-C must not stop the cleanup half-way
-            extra = table.stop_bots(match)
+            table.stop_bots(match)
             result = match.result(result.wall_seconds)
-            writer.close(result, extra)
+            result.summaries = moments.summaries(config.rules.big_blind)
+            writer.close(result)
     finally:
         interrupts.end()
     return result
@@ -256,38 +265,24 @@ class _Table:
                 f"not kept (the total is at the end of {process.name}.log)",
             )
 
-    def stop_bots(self, match: Match) -> dict[str, Any] | None:
-        """Stop every bot process and record what the stopping found.
-
-        Returns what ``summary.json`` needs beyond the result: the players' entries with a
-        ``leftover_processes`` fault detail for any process that survived SIGKILL, or None.
-        """
+    def stop_bots(self, match: Match) -> None:
+        """Stop every bot process and record what the stopping found (peak memory, and a
+        ``leftover_processes`` fault for any process that survived SIGKILL)."""
         for seat in self.seats:
             if isinstance(seat, SocketSeat):
                 seat.close()  # after Q: end of file for bots that wait for it
-        leftovers: dict[int, tuple[int, ...]] = {}
         for slot, process in enumerate(self.processes):
             if process is None:
                 continue
             report = process.stop(self.config.runner.quit_grace)
-            match.players[slot].result.peak_memory_bytes = process.peak_memory_bytes
+            result = match.players[slot].result
+            result.peak_memory_bytes = process.peak_memory_bytes
             if report.survivors:
-                leftovers[slot] = report.survivors
+                result.leftover_processes = list(report.survivors)
+                pids = ", ".join(map(str, report.survivors))
+                detail = f"{len(report.survivors)} process(es) survived SIGKILL: pid {pids}"
+                match.note_fault(slot, FaultKind.LEFTOVER_PROCESSES, detail)
         self.note_truncation(match, during=None)
-        if not leftovers:
-            return None
-        players = match.result().to_dict()["players"]
-        for slot, pids in leftovers.items():
-            players[slot]["leftover_processes"] = list(pids)
-            players[slot]["fault_details"].append(
-                {
-                    "kind": "leftover_processes",
-                    "hand": match.hands_played,
-                    "detail": f"{len(pids)} process(es) survived SIGKILL: pid "
-                    + ", ".join(map(str, pids)),
-                }
-            )
-        return {"players": players}
 
 
 def _play(match: Match, interrupted: bool) -> MatchResult:

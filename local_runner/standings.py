@@ -19,13 +19,13 @@ outcome, and a tournament's table does not depend on which match finished first.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .rankings import MatchOutcome, RankEntry, bankroll_ranking, instant_runoff_ranking
 from .records import HandRecord
-from .stats import Interval, Summary, t_quantile
+from .stats import Interval, Summary, statistics_dict, summary_dict, t_quantile
 
 __all__ = [
     "BotStats",
@@ -128,67 +128,24 @@ class Moments:
 class MatchStats:
     """A hand observer (``on_hand``) keeping each player's per-hand moments, in match order.
 
-    Memory is flat in the number of hands.  ``then`` is called with every record
-    afterwards, to chain another observer (a progress bar).
+    Memory is flat in the number of hands.
     """
 
-    def __init__(self, then: Callable[[HandRecord], None] | None = None) -> None:
-        """Start with no hands; ``then`` is an optional observer called after this one."""
+    def __init__(self) -> None:
+        """Start with no hands."""
         self.players = (Moments(), Moments())
-        self._then = then
 
     def __call__(self, record: HandRecord) -> None:
         """Add one finished hand."""
         first, second = slot_deltas(record)
         self.players[0].add(first)
         self.players[1].add(second)
-        if self._then is not None:
-            self._then(record)
 
     def summaries(self, big_blind: int) -> tuple[Summary, Summary] | None:
         """Each player's summary, or None before the first hand."""
         if self.players[0].n == 0:
             return None
         return (self.players[0].summary(big_blind), self.players[1].summary(big_blind))
-
-
-def _finite(value: float) -> float | None:
-    """``value`` rounded for JSON, or None when it is infinite (JSON has no infinity)."""
-    return round(value, 6) if math.isfinite(value) else None
-
-
-def _interval_dict(interval: Interval) -> dict[str, float | None]:
-    return {
-        "mean": _finite(interval.mean),
-        "low": _finite(interval.low),
-        "high": _finite(interval.high),
-    }
-
-
-def summary_dict(summary: Summary) -> dict[str, Any]:
-    """A summary as JSON: chips, hands, samples, and both intervals (None for infinite ends)."""
-    return {
-        "chips": summary.total_chips,
-        "hands": summary.hands,
-        "samples": summary.chips_per_hand.n,
-        "chips_per_hand": _interval_dict(summary.chips_per_hand),
-        "mbb_per_hand": _interval_dict(summary.mbb_per_hand),
-    }
-
-
-def statistics_dict(
-    names: tuple[str, str], summaries: tuple[Summary, Summary], duplicate: bool = False
-) -> dict[str, Any]:
-    """The ``statistics`` object of a match: each player's summary and the verdict."""
-    return {
-        "confidence": summaries[0].confidence,
-        "sample": "hand pair" if duplicate else "hand",
-        "players": [
-            {"name": name, **summary_dict(summary)}
-            for name, summary in zip(names, summaries, strict=True)
-        ],
-        "verdict": summaries[0].verdict(names[0], names[1]),
-    }
 
 
 def _signed(value: float) -> str:

@@ -20,6 +20,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import Any
 
 __all__ = [
     "Interval",
@@ -28,8 +29,10 @@ __all__ = [
     "duplicate_pairs",
     "mbb_per_hand",
     "mean_ci",
+    "statistics_dict",
     "summarize",
     "summarize_duplicate",
+    "summary_dict",
     "t_quantile",
 ]
 
@@ -319,3 +322,45 @@ def summarize_duplicate(
     """
     pairs = duplicate_pairs(first_half, second_half)
     return Summary.from_stats(RunningStats(pairs), sum(pairs), big_blind, confidence, 2)
+
+
+# -- JSON forms (summary.json, tournament results) ---------------------------------
+
+
+def _finite(value: float) -> float | None:
+    """``value`` rounded for JSON, or None when it is infinite (JSON has no infinity)."""
+    return round(value, 6) if math.isfinite(value) else None
+
+
+def _interval_dict(interval: Interval) -> dict[str, float | None]:
+    return {
+        "mean": _finite(interval.mean),
+        "low": _finite(interval.low),
+        "high": _finite(interval.high),
+    }
+
+
+def summary_dict(summary: Summary) -> dict[str, Any]:
+    """A summary as JSON: chips, hands, samples, and both intervals (None for infinite ends)."""
+    return {
+        "chips": summary.total_chips,
+        "hands": summary.hands,
+        "samples": summary.chips_per_hand.n,
+        "chips_per_hand": _interval_dict(summary.chips_per_hand),
+        "mbb_per_hand": _interval_dict(summary.mbb_per_hand),
+    }
+
+
+def statistics_dict(
+    names: tuple[str, str], summaries: tuple[Summary, Summary], duplicate: bool = False
+) -> dict[str, Any]:
+    """The ``statistics`` object of a match: each player's summary and the verdict."""
+    return {
+        "confidence": summaries[0].confidence,
+        "sample": "hand pair" if duplicate else "hand",
+        "players": [
+            {"name": name, **summary_dict(summary)}
+            for name, summary in zip(names, summaries, strict=True)
+        ],
+        "verdict": summaries[0].verdict(names[0], names[1]),
+    }

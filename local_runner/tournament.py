@@ -297,7 +297,7 @@ def play_job(job: MatchJob) -> MatchSummary:
             results = [[duplicate.player(h, bot) for h in range(len(halves))] for bot in (0, 1)]
         else:
             stats = MatchStats()
-            result = run_scrimmage(specs, job.config, out_dir, on_hand=stats)
+            result = run_scrimmage(specs, job.config, out_dir, stats=stats)
             halves = (result,)
             moments = stats.players
             chips = (result.players[0].bankroll, result.players[1].bankroll)

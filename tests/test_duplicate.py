@@ -242,8 +242,8 @@ def test_cli_scrimmage_reports_an_interval_and_a_verdict(tmp_path: Path) -> None
     raise_stats = summary["statistics"]["players"][1]
     assert raise_stats["name"] == "raise" and raise_stats["chips"] == expected.total_chips
     assert raise_stats["mbb_per_hand"]["low"] == pytest.approx(expected.mbb_per_hand.low, abs=1e-4)
-    written = json.loads((tmp_path / "json" / "statistics.json").read_text())
-    assert written == summary["statistics"]
+    written = json.loads((tmp_path / "json" / "summary.json").read_text())
+    assert written["statistics"] == summary["statistics"]
 
 
 def test_cli_plot_writes_a_bankroll_chart(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ _VERBS = {
     FaultKind.BUILD_FAILED: "failed to build",
     FaultKind.NEVER_CONNECTED: "never connected",
     FaultKind.OUTPUT_TRUNCATED: "wrote more output than the log keeps",
+    FaultKind.LEFTOVER_PROCESSES: "left processes that survived SIGKILL",
 }
 
 

@@ -18,7 +18,7 @@ from ..duplicate import HALF_DIRECTORIES, DuplicateResult, run_duplicate
 from ..faults import FaultKind
 from ..records import HandRecord, MatchResult
 from ..scrimmage import BotSpec, UsageError, run_scrimmage
-from ..standings import MatchStats, ci_sentence, statistics_dict
+from ..standings import ci_sentence
 from ..stats import Summary
 from .arguments import non_negative_int, positive_int
 from .render import describe_faults, result_table
@@ -26,7 +26,6 @@ from .render import describe_faults, result_table
 __all__ = ["register", "run"]
 
 DEFAULT_OPPONENT = "builtin:random"
-STATISTICS_FILE = "statistics.json"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -111,14 +110,8 @@ def run(args: argparse.Namespace) -> int:
             summary, interrupted = duplicate.to_dict(), duplicate.interrupted
             hands = duplicate.hands
         else:
-            result, stats = _play(specs, config, out_dir, console, show, args.sandbox)
+            result = _play(specs, config, out_dir, console, show, args.sandbox)
             summary, interrupted, hands = result.to_dict(), result.interrupted, result.hands_played
-            summaries = stats.summaries(config.rules.big_blind)
-            names = (result.players[0].name, result.players[1].name)
-            summary["statistics"] = None if summaries is None else statistics_dict(names, summaries)
-            (out_dir / STATISTICS_FILE).write_text(
-                json.dumps(summary["statistics"], indent=2) + "\n", encoding="utf-8"
-            )
     except (UsageError, ConfigError) as error:
         error_console.print(f"[bold red]error:[/] {error}", highlight=False)
         return 2
@@ -127,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.duplicate:
         _report_duplicate(console, duplicate, out_dir)
     else:
-        _report(console, result, summaries, out_dir)
+        _report(console, result, out_dir)
     if args.plot:
         _plot(out_dir, console, error_console)
     if interrupted:
@@ -178,11 +171,10 @@ def _play(
     console: Console,
     show_progress: bool,
     sandbox: bool = False,
-) -> tuple[MatchResult, MatchStats]:
+) -> MatchResult:
     description = f"{specs[0].name} vs {specs[1].name}"
     with _progress(console, show_progress, description, config.rules.num_rounds) as advance:
-        stats = MatchStats(then=advance)
-        return run_scrimmage(specs, config, out_dir, on_hand=stats, sandbox=sandbox), stats
+        return run_scrimmage(specs, config, out_dir, on_hand=advance, sandbox=sandbox)
 
 
 def _play_duplicate(
@@ -211,15 +203,10 @@ def _verdict_lines(
 _SEE_THE_LOG = (FaultKind.CRASH, FaultKind.NEVER_CONNECTED, FaultKind.BUILD_FAILED)
 
 
-def _report(
-    console: Console,
-    result: MatchResult,
-    summaries: tuple[Summary, Summary] | None,
-    out_dir: Path,
-) -> None:
+def _report(console: Console, result: MatchResult, out_dir: Path) -> None:
     console.print(result_table(result))
     names = (result.players[0].name, result.players[1].name)
-    for line in _verdict_lines(names, summaries):
+    for line in _verdict_lines(names, result.summaries):
         console.print(line, highlight=False, soft_wrap=True)
     for line in describe_faults(result):
         console.print(line, highlight=False)
@@ -228,7 +215,7 @@ def _report(
             console.print(f"What {player.name} printed is in {out_dir / (player.name + '.log')}",
                           highlight=False, soft_wrap=True)  # fmt: skip
     console.print(
-        f"Logs: {out_dir}/ (gamelog.txt, hands.jsonl, summary.json, {STATISTICS_FILE})",
+        f"Logs: {out_dir}/ (gamelog.txt, hands.jsonl, summary.json)",
         highlight=False,
     )
 
