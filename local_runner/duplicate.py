@@ -24,7 +24,7 @@ from .config import ScrimmageConfig
 from .faults import FaultKind
 from .logs import SUMMARY_FILE
 from .records import HandRecord, MatchResult, PlayerResult
-from .scrimmage import BotSpec, UsageError, run_scrimmage
+from .scrimmage import BotSpec, UsageError, run_scrimmage, unique_names
 from .standings import slot_deltas, statistics_dict
 from .stats import Summary, summarize_duplicate
 
@@ -32,14 +32,6 @@ __all__ = ["HALF_DIRECTORIES", "DuplicateResult", "run_duplicate"]
 
 #: The subdirectories of a duplicate match's output that hold its two halves.
 HALF_DIRECTORIES = ("half-1", "half-2")
-
-
-def _unique_names(specs: Sequence[BotSpec]) -> tuple[str, str]:
-    """The bots' names, made distinct (as a scrimmage would) so both halves use the same ones."""
-    first, second = specs[0].name, specs[1].name
-    if first == second:
-        return f"{first}-1", f"{second}-2"
-    return first, second
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +156,8 @@ def run_duplicate(
     """
     if len(specs) != 2:
         raise UsageError(f"A duplicate match needs two bots, not {len(specs)}.")
-    names = _unique_names(specs)
+    first, second = unique_names(specs)
+    names = (first, second)
     bots = (replace(specs[0], name=names[0]), replace(specs[1], name=names[1]))
     halves: list[MatchResult] = []
     deltas: list[tuple[array[int], array[int]]] = []

@@ -24,6 +24,7 @@ __all__ = [
     "ProcInfo",
     "ProcessTracker",
     "enable_child_subreaper",
+    "peak_resident_bytes",
     "read_stat",
     "scan_processes",
 ]
@@ -174,3 +175,19 @@ class ProcessTracker:
             if proc.zombie and proc.ppid == me and proc.pid != main_pid:
                 with contextlib.suppress(ChildProcessError):
                     os.waitpid(proc.pid, os.WNOHANG)
+
+
+def peak_resident_bytes(pid: int) -> int:
+    """The process's peak resident memory so far (VmHWM, in bytes); 0 if it is gone.
+
+    The kernel keeps the high-water mark, so one reading while the process lives measures
+    its peak, however briefly it held the memory.
+    """
+    try:
+        with open(f"/proc/{pid}/status", "rb") as file:
+            for line in file:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0

@@ -38,7 +38,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -49,13 +49,14 @@ from .proc_tracker import (
     PR_SET_CHILD_SUBREAPER,
     TOKEN_VAR,
     ProcessTracker,
+    ProcInfo,
+    peak_resident_bytes,
 )
 
 if TYPE_CHECKING:
     from .sandbox import Sandbox
 
 _WATCH_INTERVAL = 0.25  # seconds between /proc scans while the bot runs
-_PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 _TERM_WAIT = 0.5  # how long SIGTERM gets before SIGKILL
 _KILL_GIVE_UP = 2.0  # how long to keep sending SIGKILL before reporting survivors
 
@@ -189,7 +190,9 @@ class BotProcess:
 
     @property
     def peak_memory_bytes(self) -> int:
-        """The largest resident memory of the bot's processes together, sampled while it ran."""
+        """The bot's peak memory: the largest sum, over one reading, of its live processes'
+        peak resident memory (VmHWM).  Read every watcher interval and once more just before
+        the match ends, so a bot that allocated briefly is measured too."""
         return self._peak_memory
 
     @property
@@ -304,14 +307,17 @@ class BotProcess:
         # Rescanning lets the tracker see a child before it can escape the session and clear
         # its environment; once seen, it is recognised by (pid, start time).
         while not self._stopping.wait(_WATCH_INTERVAL):
-            pages = sum(proc.rss for proc in tracker.scan().values() if not proc.zombie)
-            self._peak_memory = max(self._peak_memory, pages * _PAGE_SIZE)
+            self._measure(tracker.scan().values())
+
+    def _measure(self, procs: Iterable[ProcInfo]) -> None:
+        peaks = sum(peak_resident_bytes(proc.pid) for proc in procs if not proc.zombie)
+        self._peak_memory = max(self._peak_memory, peaks)
 
     def remember_processes(self) -> None:
         """Note every process the bot has now, so that each is ended by :meth:`stop` however it
         hides afterwards.  The runner calls it just before telling the bot the match is over."""
         if self._tracker is not None and self._report is None:
-            self._tracker.scan()
+            self._measure(self._tracker.scan().values())
 
     def poll(self) -> int | None:
         """The main process's status like Popen.poll(); None while running or before start()."""

@@ -41,7 +41,7 @@ from .seats import InProcessSeat, Reply, Seat
 from .socket_seat import SocketSeat, accept_bot
 from .standings import MatchStats
 
-__all__ = ["BotSpec", "UsageError", "run_scrimmage"]
+__all__ = ["BotSpec", "UsageError", "run_scrimmage", "unique_names"]
 
 
 class UsageError(ValueError):
@@ -102,7 +102,8 @@ class _AbsentSeat(Seat):
         """Nothing to tell."""
 
 
-def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
+def unique_names(specs: Sequence[BotSpec]) -> list[str]:
+    """The bots' names, numbered when they are the same (``skeleton-1``, ``skeleton-2``)."""
     names = [spec.name for spec in specs]
     if len(set(names)) < len(names):
         names = [f"{name}-{index + 1}" for index, name in enumerate(names)]
@@ -191,7 +192,7 @@ class _Table:
     interrupted: bool = False
 
     def __post_init__(self) -> None:
-        self.names = _unique_names(self.specs)
+        self.names = unique_names(self.specs)
         self.seats = [_AbsentSeat(name) for name in self.names]
 
     def seat_bots(self, cleanup: ExitStack) -> None:

@@ -21,11 +21,11 @@ from sdk.rules import Rules
 from ..bot_program import BotProgram
 from ..config import Limits, RunnerSettings, ScrimmageConfig
 from ..faults import FaultKind
-from ..records import HandRecord, MatchResult, PlayerResult
+from ..records import MatchResult, PlayerResult
 from ..scrimmage import BotSpec, run_scrimmage
 from .checks import CheckResult, format_bytes
 from .options import ValidateOptions
-from .processes import MemorySampler, check_cleanup
+from .processes import check_cleanup
 
 __all__ = [
     "DYNAMIC_CHECKS",
@@ -221,13 +221,10 @@ def check_reply_times(matches: list[SmokeMatch], rules: Rules,
     return CheckResult.passed(name, summary[0].upper() + summary[1:] + ".")
 
 
-def check_memory(matches: list[SmokeMatch], limit: int, sampled: int = 0) -> CheckResult:
-    """The bot's peak memory stayed under ``limit`` (which its processes also had as RLIMIT_AS).
-
-    The peak is the larger of the runner's measurement and ``sampled`` bytes
-    (the validator's own, from the processes' high-water marks).
-    """
-    peak = max([match.bot.peak_memory_bytes or 0 for match in matches] + [sampled])
+def check_memory(matches: list[SmokeMatch], limit: int) -> CheckResult:
+    """The bot's peak memory (as the runner measured it) stayed under ``limit``, which its
+    processes also had as RLIMIT_AS."""
+    peak = _peak_memory(matches)
     if peak > limit:
         return CheckResult.failed(
             "memory", f"The bot used {format_bytes(peak, True)} of memory, more than the "
@@ -242,6 +239,10 @@ def check_memory(matches: list[SmokeMatch], limit: int, sampled: int = 0) -> Che
                   "limit.")
 
 
+def _peak_memory(matches: list[SmokeMatch]) -> int:
+    return max([match.bot.peak_memory_bytes or 0 for match in matches], default=0)
+
+
 def _config(rules: Rules, hands: int, seed: int, options: ValidateOptions) -> ScrimmageConfig:
     return ScrimmageConfig(
         rules=rules.replace(num_rounds=hands),
@@ -254,11 +255,9 @@ def _config(rules: Rules, hands: int, seed: int, options: ValidateOptions) -> Sc
 
 
 def play_smoke_matches(program: BotProgram, rules: Rules, options: ValidateOptions,
-                       out_dir: Path, memory: MemorySampler | None = None) -> list[SmokeMatch]:
+                       out_dir: Path) -> list[SmokeMatch]:
     """Play the bot against builtin:random, then builtin:checkcall if it built and connected.
 
-    ``memory`` is sampled during the hands (after the build, whose processes
-    are not the bot's), and always after the first and the last hand.
     Raises KeyboardInterrupt if a match was interrupted.
     """
     plan = [("builtin:random", options.hands), ("builtin:checkcall", max(options.hands // 2, 1))]
@@ -266,13 +265,8 @@ def play_smoke_matches(program: BotProgram, rules: Rules, options: ValidateOptio
     for index, (opponent, hands) in enumerate(plan):
         specs = [BotSpec(BOT_NAME, program=program), BotSpec.parse(opponent)]
         match_dir = out_dir / f"match-{index + 1}"
-
-        def observe(record: HandRecord, last: int = hands) -> None:
-            if memory is not None:
-                memory.maybe_sample(force=record.number in (1, last))
-
         result = run_scrimmage(specs, _config(rules, hands, options.seed + index, options),
-                               match_dir, on_hand=observe, record_reply_times=True,
+                               match_dir, record_reply_times=True,
                                sandbox=options.sandbox)
         if result.interrupted:
             raise KeyboardInterrupt
@@ -292,8 +286,7 @@ def run_dynamic_checks(bot_root: Path, rules: Rules, options: ValidateOptions,
     ``rules`` are the competition rules of the variant; the matches are shorter.
     """
     program = BotProgram.from_directory(bot_root)
-    memory = MemorySampler(work)
-    matches = play_smoke_matches(program, rules, options, work / "runs", memory)
+    matches = play_smoke_matches(program, rules, options, work / "runs")
     checks = [check_build(matches, program)]
     if checks[-1].status == "fail":
         checks += [CheckResult.skipped(name, "The build failed.") for name in DYNAMIC_CHECKS[1:-1]]
@@ -304,15 +297,14 @@ def run_dynamic_checks(bot_root: Path, rules: Rules, options: ValidateOptions,
                        for name in DYNAMIC_CHECKS[2:-1]]
         else:
             checks += [check_smoke_match(matches), check_reply_times(matches, rules, options),
-                       check_memory(matches, options.memory_limit, memory.peak_bytes)]
+                       check_memory(matches, options.memory_limit)]
     checks.append(check_cleanup(work))
     stats: dict[str, Any] = {
         "matches": [{"opponent": m.opponent, "hands": m.result.hands_played,
                      "bankroll": m.bot.bankroll,
                      "faults": {k.value: n for k, n in m.bot.fault_counts.items() if n}}
                     for m in matches],
-        "peak_memory_bytes": max([m.bot.peak_memory_bytes or 0 for m in matches]
-                                 + [memory.peak_bytes]),
+        "peak_memory_bytes": _peak_memory(matches),
         **reply_time_stats(matches, rules),
     }
     return checks, stats

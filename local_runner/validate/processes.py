@@ -1,4 +1,4 @@
-"""The bot's processes, recognised by where they run: find them, measure them, end them.
+"""The bot's processes, recognised by where they run: find them and end them.
 
 A bot's processes run in its private copy, so a live process whose working
 directory or executable lies inside that copy belongs to the bot; after the
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .checks import CheckResult
 
-__all__ = ["MemorySampler", "check_cleanup", "end_processes", "processes_inside"]
+__all__ = ["check_cleanup", "end_processes", "processes_inside"]
 
 _DELETED = " (deleted)"
 
@@ -47,46 +47,6 @@ def processes_inside(directory: Path) -> list[int]:
                 found.append(int(name))
                 break
     return sorted(found)
-
-
-def _peak_resident(pid: int) -> int:
-    """The process's peak resident memory so far (VmHWM) in bytes; 0 if it is gone."""
-    try:
-        with open(f"/proc/{pid}/status", "rb") as file:
-            for line in file:
-                if line.startswith(b"VmHWM:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
-
-
-class MemorySampler:
-    """The peak memory of the processes running inside a directory, sampled on demand.
-
-    ``peak_bytes`` is the largest sum, over one sample, of the live processes'
-    peak resident memory (VmHWM).  VmHWM remembers a process's peak, so one
-    sample while the bot is alive (say, after its last hand) measures it even
-    if it lived for less than a second.  :meth:`maybe_sample` is cheap to call
-    often: it samples at most once per ``interval`` seconds.
-    """
-
-    def __init__(self, directory: Path, interval: float = 0.05) -> None:
-        """Sample the processes inside ``directory``."""
-        self.directory, self.interval = directory, interval
-        self.peak_bytes = 0
-        self._last = -interval
-
-    def sample(self) -> None:
-        """Measure now."""
-        self._last = time.monotonic()
-        total = sum(_peak_resident(pid) for pid in processes_inside(self.directory))
-        self.peak_bytes = max(self.peak_bytes, total)
-
-    def maybe_sample(self, force: bool = False) -> None:
-        """Measure if ``force`` or if ``interval`` seconds have passed since the last sample."""
-        if force or time.monotonic() - self._last >= self.interval:
-            self.sample()
 
 
 def _command(pid: int) -> str:
