@@ -80,7 +80,12 @@ class BotClient:
         handlers = self._handlers
         for clause in clauses:
             kind = type(clause)
-            if self._new_round_pending and kind not in _OPENING:
+            if kind in _OPENING:
+                if self._hand_over:
+                    # The previous hand ended in this same message (the engine held it back
+                    # while this bot was late): close it, with the seat it was played from.
+                    self._finish_round()
+            elif self._new_round_pending:
                 self._start_round()
             if kind is Quit:
                 return None
@@ -153,17 +158,9 @@ class BotClient:
         self.game_state = GameState(game.bankroll, clause.seconds, game.round_num)
 
     def _on_position(self, clause: Position) -> None:
-        if self._hand_over:
-            # The previous hand ended in this same message (the engine held it back
-            # while this bot was late): close it with the seat it was played from.
-            self._finish_round()
         self.seat = clause.seat
 
     def _on_hole_cards(self, clause: HoleCards) -> None:
-        if self._hand_over:
-            # The previous hand ended in this same message (the engine held it back
-            # while this bot was late): close it before starting the next.
-            self._finish_round()
         hands = (clause.cards, ()) if self.seat == 0 else ((), clause.cards)
         self.round_state = RoundState.new_hand(self.rules, hands)
         self._new_round_pending = True
