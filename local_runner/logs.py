@@ -129,10 +129,14 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
     board: tuple[str, ...] = ()
     bids: tuple[int, int] | None = None
     append = lines.append
+
+    def append_hands() -> None:
+        append(f"{n0}'s hand: [{' '.join(hands[0])}]")
+        append(f"{n1}'s hand: [{' '.join(hands[1])}]")
+
     for event in record.events:
         if hands_due and not isinstance(event, SwapEvent):
-            append(f"{n0}'s hand: [{' '.join(hands[0])}]")
-            append(f"{n1}'s hand: [{' '.join(hands[1])}]")
+            append_hands()
             hands_due = False
         if isinstance(event, ActionEvent):
             append(_action_line(names[event.seat], event.action, event.state))
@@ -157,8 +161,7 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
         else:
             append(format_fault(names[event.seat], event.fault))
     if hands_due:
-        append(f"{n0}'s hand: [{' '.join(hands[0])}]")
-        append(f"{n1}'s hand: [{' '.join(hands[1])}]")
+        append_hands()
     if record.showdown:
         f0, f1 = record.final_hands
         append(f"{n0} shows [{' '.join(f0)}]")
