@@ -103,11 +103,13 @@ class _AbsentSeat(Seat):
 
 
 def unique_names(specs: Sequence[BotSpec]) -> list[str]:
-    """The bots' names, numbered when they are the same (``skeleton-1``, ``skeleton-2``)."""
+    """The bots' names; a name given to several bots gets its position appended
+    (``skeleton-1``, ``skeleton-2``), so logs and tables tell them apart."""
     names = [spec.name for spec in specs]
-    if len(set(names)) < len(names):
-        names = [f"{name}-{index + 1}" for index, name in enumerate(names)]
-    return names
+    return [
+        f"{name}-{index + 1}" if names.count(name) > 1 else name
+        for index, name in enumerate(names)
+    ]
 
 
 def run_scrimmage(

@@ -35,7 +35,7 @@ from .duplicate import run_duplicate
 from .executors import BotBundle, interrupt_requested, job_running
 from .faults import FaultKind
 from .records import PlayerResult
-from .scrimmage import BotSpec, UsageError, run_scrimmage
+from .scrimmage import BotSpec, UsageError, run_scrimmage, unique_names
 from .standings import MatchStats, MatchSummary, Moments, Standings, compute_standings
 
 __all__ = [
@@ -180,15 +180,6 @@ class TournamentPlan:
             ) from None
 
 
-def _entrant_names(specs: Sequence[BotSpec]) -> list[str]:
-    """Unique names: a name given to several bots gets its position appended (``random-3``)."""
-    names = [spec.name for spec in specs]
-    return [
-        f"{name}-{index + 1}" if names.count(name) > 1 else name
-        for index, name in enumerate(names)
-    ]
-
-
 def plan_tournament(
     bots: Sequence[str], config: ScrimmageConfig, matches_per_pair: int = 2, duplicate: bool = False
 ) -> TournamentPlan:
@@ -207,7 +198,7 @@ def plan_tournament(
         for spec in specs
     ]
     entrants = tuple(
-        Entrant(name, source) for name, source in zip(_entrant_names(specs), sources, strict=True)
+        Entrant(name, source) for name, source in zip(unique_names(specs), sources, strict=True)
     )
     return TournamentPlan(entrants, config, matches_per_pair, duplicate)
 
