@@ -80,12 +80,12 @@ class BotClient:
         handlers = self._handlers
         for clause in clauses:
             kind = type(clause)
-            if kind in _OPENING:
-                if self._hand_over:
+            if self._hand_over:
+                if kind in _OPENING:
                     # The previous hand ended in this same message (the engine held it back
                     # while this bot was late): close it, with the seat it was played from.
                     self._finish_round()
-            elif self._new_round_pending:
+            elif self._new_round_pending and kind not in _OPENING:
                 self._start_round()
             if kind is Quit:
                 return None
