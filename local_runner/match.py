@@ -6,12 +6,17 @@ bot's client steps), asks the seat to act for each decision, and settles the
 hand with the SDK's payoff rules.  Messages follow the MIT protocol: each
 player receives the history since its last message, when it must answer.
 
-Two things the protocol does not need are skipped: a decision with only one
-legal move (a check when someone is all-in, a bid of 0 with an empty stack) is
-played without a round trip, its clauses riding along with the next message;
-and end-of-hand acknowledgements are not waited for, the next hand starting
-while they travel (each reply is still timed from when the bot could start
-on it).
+A seat never has more than one unanswered message: the MIT skeletons read and
+write through one buffered text file (``sock.makefile('rw')``), and CPython
+drops what such a file has read ahead when it writes, so a second line sent
+before the first is answered can be lost for good.  Within that rule the
+engine avoids waiting where it can: a decision with only one legal move (a
+check when someone is all-in, a bid of 0 with an empty stack) is played
+without a round trip, its clauses riding along with the next message; and the
+end-of-hand acknowledgement of a seat is collected only when that seat is next
+asked something, so both seats' acknowledgements travel at the same time and
+the other seat may act meanwhile (each reply is still timed from when the bot
+could start on it).
 """
 
 from __future__ import annotations
@@ -166,8 +171,8 @@ class Match:
     def finish(self, collect: bool = True) -> None:
         """Collect outstanding replies (unless ``collect`` is False), then send ``Q``."""
         for player in self.players:
-            while collect and player.seat.outstanding and player.reachable:
-                self._receive(player)
+            if collect:
+                self._collect(player)
             self._flush_faults(player, None)
         for player in self.players:
             if player.seat.alive:
@@ -235,9 +240,11 @@ class Match:
             # The only legal move: play it without a round trip; the history
             # travels with this player's next message.
             return (_CHECK if CheckAction in legal else BidAction(0)), True
+        self._collect(player)
         if not player.reachable:
             if player.gone:
                 pending.clear()  # nothing will be sent again
+            player.result.defaulted += 1
             return state.default_action(), True
         player.seat.send([Clock(max(player.clock, 0.0)), *pending], hand, ack=False)
         pending.clear()
@@ -255,40 +262,49 @@ class Match:
             return state.default_action(), True
         return action, False
 
+    def _collect(self, player: _Player) -> None:
+        """Wait for ``player``'s outstanding reply (an end-of-hand ``K``) before it is sent more.
+
+        The one-outstanding-message rule of the MIT wire: a second line sent before the
+        first is answered may be lost by a bot that reads and writes through one buffered
+        text file, as every MIT Python skeleton does.
+        """
+        while player.seat.outstanding and player.reachable:
+            self._receive(player)
+
     def _receive(self, player: _Player) -> Reply:
-        """The next reply of ``player``, charged to its clock; end-of-hand acks are checked here."""
+        """The reply to ``player``'s one outstanding message, charged to its clock.
+
+        An end-of-hand acknowledgement is checked here (it must be ``K``).
+        """
         settings, seat = self.settings, player.seat
-        while True:
-            budget = settings.reply_timeout
-            if settings.enforce_clock and player.clock < budget:
-                budget = max(player.clock, 0.0)
-            reply = seat.receive(budget)
-            player.result.time_used += reply.elapsed
-            extra = seat.take_unrequested()
-            if extra:
-                self._fault(
-                    player, FaultKind.MISFORMATTED, reply.hand,
-                    f"sent {extra} line(s) no message asked for (one reply per message)",
-                )  # fmt: skip
-            if reply.fault is not None:
-                self._fault(player, reply.fault, reply.hand, reply.detail)
-            if settings.enforce_clock:
-                player.clock -= reply.elapsed
-                if player.clock <= 0.0 and not player.out_of_time:
-                    player.out_of_time = True
-                    if reply.fault is None:
-                        # The reply came after the clock ran out: it does not count.
-                        self._fault(player, FaultKind.TIMEOUT, reply.hand, "ran out of time")
-                        reply = Reply(reply.hand, None, reply.elapsed, reply.is_ack, reply.text)
-            if reply.is_ack:
-                if reply.action is not None and reply.action != _CHECK:
-                    self._fault(
-                        player, FaultKind.ILLEGAL, reply.hand,
-                        f"answered the end of the hand with {reply.text or reply.action!r}, not K",
-                    )  # fmt: skip
-                if seat.outstanding:
-                    continue  # the reply this call is for comes next
-            return reply
+        budget = settings.reply_timeout
+        if settings.enforce_clock and player.clock < budget:
+            budget = max(player.clock, 0.0)
+        reply = seat.receive(budget)
+        player.result.time_used += reply.elapsed
+        extra = seat.take_unrequested()
+        if extra:
+            self._fault(
+                player, FaultKind.MISFORMATTED, reply.hand,
+                f"sent {extra} line(s) no message asked for (one reply per message)",
+            )  # fmt: skip
+        if reply.fault is not None:
+            self._fault(player, reply.fault, reply.hand, reply.detail)
+        if settings.enforce_clock:
+            player.clock -= reply.elapsed
+            if player.clock <= 0.0 and not player.out_of_time:
+                player.out_of_time = True
+                if reply.fault is None:
+                    # The reply came after the clock ran out: it does not count.
+                    self._fault(player, FaultKind.TIMEOUT, reply.hand, "ran out of time")
+                    reply = Reply(reply.hand, None, reply.elapsed, reply.is_ack, reply.text)
+        if reply.is_ack and reply.action is not None and reply.action != _CHECK:
+            self._fault(
+                player, FaultKind.ILLEGAL, reply.hand,
+                f"answered the end of the hand with {reply.text or reply.action!r}, not K",
+            )  # fmt: skip
+        return reply
 
     def _deal_street(
         self,
@@ -367,6 +383,7 @@ class Match:
                 message.append(_bounty_hits_clause(terminal, seat))
         for seat in (0, 1):
             player = by_seat[seat]
+            self._collect(player)  # a seat not asked this hand still owes the last hand's K
             if player.reachable:
                 player.seat.send(
                     [Clock(max(player.clock, 0.0)), *pending[seat]], record.number, ack=True

@@ -110,6 +110,10 @@ class PlayerResult:
     fault_counts: dict[FaultKind, int] = field(default_factory=dict)
     first_faults: list[Fault] = field(default_factory=list)
     decisions: int = 0
+    """Decisions the bot was asked to make."""
+    defaulted: int = 0
+    """Decisions played by default without asking the bot: it was still late with an earlier
+    reply, out of game clock, crashed or disconnected (the only-legal-move shortcut excluded)."""
     reply_times: list[float] = field(default_factory=list)
     """Seconds per decision, kept only when the match settings ask for them."""
     peak_memory_bytes: int | None = None
@@ -124,6 +128,7 @@ class PlayerResult:
             "bankroll": self.bankroll,
             "time_used": round(self.time_used, 6),
             "decisions": self.decisions,
+            "decisions_defaulted": self.defaulted,
             "peak_memory_bytes": self.peak_memory_bytes,
             "leftover_processes": self.leftover_processes,
             "faults": {kind.value: self.fault_counts.get(kind, 0) for kind in FaultKind},

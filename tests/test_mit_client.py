@@ -28,7 +28,7 @@ CLIENT = Path(__file__).resolve().parent / "mit_client" / "player.py"
 HANDS = 500
 
 
-def mit_bot(directory: Path, variant: str, nodelay: bool = True) -> Path:
+def mit_bot(directory: Path, variant: str, nodelay: bool = True, late_at: int = 0) -> Path:
     """A bot directory whose player.py is the independent client, playing ``variant``.
 
     ``nodelay`` turns Nagle's algorithm off on the client's socket; the MIT Python
@@ -37,6 +37,8 @@ def mit_bot(directory: Path, variant: str, nodelay: bool = True) -> Path:
     directory.mkdir()
     shutil.copy(CLIENT, directory / "player.py")
     options = ["--nodelay"] if nodelay else []
+    if late_at:
+        options += ["--late-at", str(late_at)]
     commands = {"build": [], "run": [sys.executable, "player.py", variant, *options]}
     (directory / "commands.json").write_text(json.dumps(commands), encoding="utf-8")
     return directory

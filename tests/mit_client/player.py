@@ -22,8 +22,13 @@ broken promise (the runner then records a crash):
   ``Y`` masks the loser's flag as the 2025 engine does;
 * bounty ranks change only at hands 1, 26, 51, ...; no card is seen twice.
 
-Run as ``python player.py VARIANT [--nodelay] PORT``; ``--nodelay`` sets
-``TCP_NODELAY`` (the MIT Python skeleton does not).  At ``Q`` it writes ``stats.json``
+Run as ``python player.py VARIANT [--nodelay] [--late-at N] PORT``; ``--nodelay`` sets
+``TCP_NODELAY`` (the MIT Python skeleton does not); ``--late-at N`` sleeps half a second before
+the N-th reply.  Its I/O is the MIT skeleton's:
+one text file ``sock.makefile('rw')`` for both directions, ``readline``, ``write`` and
+``flush``.  CPython drops what such a file has read ahead when it writes, so an engine
+that sends a second line before the first is answered loses that line here, as it
+would with every real MIT Python bot.  At ``Q`` it writes ``stats.json``
 (what it saw) into its working directory.
 """
 
@@ -35,6 +40,7 @@ import random
 import re
 import socket
 import sys
+import time
 from collections import Counter
 from fractions import Fraction
 
@@ -399,14 +405,20 @@ def main() -> int:
     if "--nodelay" in sys.argv:
         # The MIT Python skeleton leaves Nagle's algorithm on; this option turns it off.
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    reader = sock.makefile("r", encoding="ascii", newline="\n")
+    channel = sock.makefile("rw")  # exactly as the MIT skeletons open it
+    late_at = int(sys.argv[sys.argv.index("--late-at") + 1]) if "--late-at" in sys.argv else 0
     line = ""
+    replies = 0
     try:
-        for line in reader:
+        while line := channel.readline():
             reply = client.handle(line)
             if reply is None:
                 break
-            sock.sendall(reply.encode("ascii") + b"\n")
+            replies += 1
+            if replies == late_at:
+                time.sleep(0.5)  # one late reply: the runner times it out and goes on
+            channel.write(reply + "\n")
+            channel.flush()
     except Violation as violation:
         print(f"PROTOCOL VIOLATION in hand {client.hands}: {violation}", file=sys.stderr)
         print(f"  while reading: {line!r}", file=sys.stderr)
