@@ -22,6 +22,7 @@ A complete file (every key optional; defaults shown)::
     log_limit = 524288        # bytes of output kept per bot
     quit_grace = 2.0          # seconds a bot has to exit after the match
     spin_wait = 0.0003        # seconds to poll for a reply before sleeping (0 = never poll)
+    python = "auto"           # a bot's python3: "auto", "path", "kit" or an interpreter's path
 
     [limits]                  # per bot process; 0 = no limit
     address_space = 4294967296
@@ -57,6 +58,8 @@ class RunnerSettings:
     quit_grace: float = 2.0
     spin_wait: float = 0.0003
     """Seconds to poll for a reply before sleeping: faster matches when a core is idle."""
+    python: str = "auto"
+    """The interpreter bots get as ``python3``: see :mod:`local_runner.interpreter`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +86,7 @@ class ScrimmageConfig:
         variant: str | None = None,
         rounds: int | None = None,
         seed: int | None = None,
+        python: str | None = None,
     ) -> ScrimmageConfig:
         """This configuration with command-line values applied on top."""
         config = self
@@ -95,6 +99,8 @@ class ScrimmageConfig:
             raise ConfigError(str(error)) from None
         if seed is not None:
             config = replace(config, seed=seed)
+        if python is not None:
+            config = replace(config, runner=replace(config.runner, python=python))
         return config
 
 
@@ -120,6 +126,11 @@ def _settings(cls: type[Any], table: dict[str, Any], name: str, source: str) -> 
     values: dict[str, Any] = {}
     for key, value in table.items():
         default = known[key].default
+        if isinstance(default, str):
+            if not isinstance(value, str) or not value:
+                raise ConfigError(f"{source}: [{name}] {key} must be a string, not {value!r}.")
+            values[key] = value
+            continue
         expected = float if isinstance(default, float) else int
         if (
             isinstance(value, bool)

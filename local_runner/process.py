@@ -210,6 +210,10 @@ class BotProcess:
         """Bytes of build and run output written to the log."""
         return self._log.logged
 
+    def note(self, text: str) -> None:
+        """Write one line of the runner's own into the bot's log (``--- text ---``)."""
+        self._log.note(f"--- {text} ---\n")
+
     def _spawn(
         self, argv: list[str], preexec: Callable[[], None] | None
     ) -> tuple[subprocess.Popen[bytes], threading.Thread]:

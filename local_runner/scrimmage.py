@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import signal
 import socket
-import sys
 import threading
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack, suppress
@@ -32,6 +31,7 @@ from .bot_program import BotDirectoryError, BotProgram
 from .builtin_bots import BUILTIN_BOTS, make_builtin
 from .config import ScrimmageConfig
 from .faults import FaultKind
+from .interpreter import BotPython, choose_python
 from .logs import MatchLogWriter
 from .match import Match, MatchSettings
 from .process import BotProcess, BotStartError, ResourceLimits
@@ -136,11 +136,12 @@ def run_scrimmage(
         raise UsageError(f"A scrimmage needs two bots, not {len(specs)}.")
     if sandbox and (problem := sandbox_problem()) is not None:
         raise UsageError(problem)
+    python = choose_python(config.runner.python)  # a bad setting is refused before anything runs
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"Cannot create the output directory {out_dir}: {error}.") from None
-    table = _Table(specs, config, out_dir.resolve(), sandbox)
+    table = _Table(specs, config, out_dir.resolve(), sandbox, python)
     interrupts = _InterruptDeferral()
     try:
         with ExitStack() as cleanup:
@@ -186,6 +187,7 @@ class _Table:
     config: ScrimmageConfig
     out_dir: Path
     sandbox: bool
+    python: BotPython
     names: list[str] = field(init=False)
     processes: list[BotProcess | None] = field(default_factory=lambda: [None, None])
     seats: list[Seat] = field(init=False)
@@ -205,10 +207,10 @@ class _Table:
             cpu_seconds=limits.cpu_seconds or None,
             open_files=limits.open_files or None,
         )
+        python = self.python
         env = {
             ENVIRONMENT_VARIABLE: rules.to_json(),
-            # Bots that run `python3` get the kit's interpreter (and its eval7) first.
-            "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+            "PATH": python.bot_path(os.environ.get("PATH", "")),
         }
         built: list[BotProcess | None] = [None, None]
         for slot, (spec, name) in enumerate(zip(self.specs, self.names, strict=True)):
@@ -224,6 +226,7 @@ class _Table:
                 adopt_orphans=True, sandbox=box,
             )  # fmt: skip
             self.processes[slot] = process
+            process.note(f"python3 for this bot: {python.reason}")
             cleanup.callback(process.stop, runner.quit_grace)
             build = process.build(timeout=runner.build_timeout)
             if build.ok:

@@ -20,6 +20,7 @@ The MIT skeleton's module names work too: ``sdk.actions``, ``sdk.states``,
 
 from .actions import (
     HIDDEN_BID,
+    HIDDEN_RANK,
     Action,
     ActionType,
     BidAction,
@@ -40,6 +41,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "HIDDEN_BID",
+    "HIDDEN_RANK",
     "Action",
     "ActionType",
     "BidAction",

@@ -24,12 +24,18 @@ __all__ = [
     "CheckAction",
     "FoldAction",
     "HIDDEN_BID",
+    "HIDDEN_RANK",
     "RaiseAction",
 ]
 
 #: The amount a bid carries when the engine hides it from the opponent
 #: (a sealed bid that has not been revealed yet).
 HIDDEN_BID = -1
+
+#: The opponent's bounty rank as a bot sees it: never sent, so unknown.  A string, as the
+#: MIT 2025 skeleton fills it (``'-1'``), so code written for that skeleton that joins it
+#: into a message keeps working; compare with this constant rather than with None.
+HIDDEN_RANK = "-1"
 
 
 @dataclass(frozen=True, slots=True)

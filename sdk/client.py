@@ -13,7 +13,16 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .actions import HIDDEN_BID, Action, BidAction, CallAction, CheckAction, FoldAction, RaiseAction
+from .actions import (
+    HIDDEN_BID,
+    HIDDEN_RANK,
+    Action,
+    BidAction,
+    CallAction,
+    CheckAction,
+    FoldAction,
+    RaiseAction,
+)
 from .bot import Bot
 from .protocol import (
     AuctionResult,
@@ -166,7 +175,8 @@ class BotClient:
         self._new_round_pending = True
 
     def _on_bounty_rank(self, clause: BountyRank) -> None:
-        bounties = (clause.rank, None) if self.seat == 0 else (None, clause.rank)
+        # The opponent's rank is never sent: HIDDEN_RANK, as the MIT skeleton fills it.
+        bounties = (clause.rank, HIDDEN_RANK) if self.seat == 0 else (HIDDEN_RANK, clause.rank)
         self.round_state = self._require_round(clause)._replace(bounties=bounties)
 
     def _on_board(self, clause: Board) -> None:

@@ -88,6 +88,10 @@ class Rules:
     swap: SwapRules | None = None
     auction: bool = False
     bounty: BountyRules | None = None
+    fold_always_legal: bool = False
+    """Folding is legal whenever a seat is asked to act, also when a check is free and when
+    the seat is all in (the MIT 2025 engine's rule, which Bounty Hold'em follows); otherwise
+    a fold is legal only when facing a bet."""
 
     def __post_init__(self) -> None:
         self.validate()
@@ -102,7 +106,9 @@ class Rules:
         if variant == "auction":
             return Rules(variant="auction", auction=True)
         if variant == "bounty":
-            return Rules(variant="bounty", game_clock=60.0, bounty=BountyRules())
+            return Rules(
+                variant="bounty", game_clock=60.0, bounty=BountyRules(), fold_always_legal=True
+            )
         raise RulesError(f"Unknown variant {variant!r}; choose one of: {', '.join(VARIANTS)}.")
 
     def replace(self, **changes: Any) -> Rules:
@@ -132,6 +138,10 @@ class Rules:
             raise RulesError(
                 f"game_clock must be a positive number of seconds, not {self.game_clock!r}."
             )
+        if not isinstance(self.fold_always_legal, bool):
+            raise RulesError(
+                f"fold_always_legal must be true or false, not {self.fold_always_legal!r}."
+            )
         if self.swap is not None:
             for street in ("flop", "turn"):
                 p = getattr(self.swap, street)
@@ -157,11 +167,12 @@ class Rules:
         return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)
 
     @staticmethod
-    def from_dict(data: dict[str, Any]) -> Rules:
+    def from_dict(data: dict[str, Any], *, strict: bool = True) -> Rules:
         """Rules from a dictionary (a parsed config table or :meth:`to_dict` output).
 
         Missing keys take the defaults of the named variant; unknown keys are an
-        error that names them.
+        error that names them, unless ``strict`` is False, when they are left out (a bot
+        whose vendored SDK is older than the runner that started it).
         """
         if not isinstance(data, dict):
             raise RulesError(f"Rules must be a table of parameters, not {type(data).__name__}.")
@@ -169,7 +180,9 @@ class Rules:
         base = Rules.for_variant(str(variant))
         known = set(Rules.__dataclass_fields__)
         unknown = sorted(set(data) - known)
-        if unknown:
+        if unknown and not strict:
+            data = {key: value for key, value in data.items() if key in known}
+        elif unknown:
             raise RulesError(
                 f"Unknown rules parameter(s): {', '.join(unknown)}. "
                 f"Known parameters: {', '.join(sorted(known))}."
@@ -182,13 +195,13 @@ class Rules:
         return replace(base, **changes)
 
     @staticmethod
-    def from_json(text: str) -> Rules:
-        """Rules from :meth:`to_json` output."""
+    def from_json(text: str, *, strict: bool = True) -> Rules:
+        """Rules from :meth:`to_json` output (``strict`` as for :meth:`from_dict`)."""
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise RulesError(f"The rules are not valid JSON: {error}.") from None
-        return Rules.from_dict(data)
+        return Rules.from_dict(data, strict=strict)
 
 
 def _sub_rules(cls: type[Any], value: Any, name: str) -> Any:
@@ -217,7 +230,9 @@ def rules_from_environment(default_variant: str = "nlhe") -> Rules:
     text = os.environ.get(ENVIRONMENT_VARIABLE)
     if not text:
         return Rules.for_variant(default_variant)
-    return Rules.from_json(text)
+    # Not strict: a newer runner may hand over parameters this copy of the SDK does not know
+    # yet; the bot still starts, with the parameters it knows.
+    return Rules.from_json(text, strict=False)
 
 
 def default_rules() -> Rules:

@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from .actions import (
     HIDDEN_BID,
+    HIDDEN_RANK,
     Action,
     ActionType,
     BidAction,
@@ -56,6 +57,8 @@ _new_state = tuple.__new__
 _BID_ONLY: frozenset[ActionType] = frozenset({BidAction})
 _CHECK_ONLY: frozenset[ActionType] = frozenset({CheckAction})
 _CHECK_RAISE: frozenset[ActionType] = frozenset({CheckAction, RaiseAction})
+_CHECK_FOLD: frozenset[ActionType] = frozenset({CheckAction, FoldAction})
+_CHECK_RAISE_FOLD: frozenset[ActionType] = frozenset({CheckAction, RaiseAction, FoldAction})
 _FOLD_CALL: frozenset[ActionType] = frozenset({FoldAction, CallAction})
 _FOLD_CALL_RAISE: frozenset[ActionType] = frozenset({FoldAction, CallAction, RaiseAction})
 
@@ -120,7 +123,8 @@ class RoundState(NamedTuple):
     bids: tuple[int | None, int | None] = (None, None)
     """Auction bids per seat: None before bidding, -1 for a sealed bid not revealed yet."""
     bounties: tuple[str | None, str | None] = (None, None)
-    """Bounty rank per seat (Bounty Hold'em); None where unknown."""
+    """Bounty rank per seat (Bounty Hold'em): to a bot, its own rank and
+    :data:`~sdk.actions.HIDDEN_RANK` (``"-1"``) for the opponent's; None in other variants."""
 
     # -- construction ------------------------------------------------------
 
@@ -198,9 +202,10 @@ class RoundState(NamedTuple):
         active = self.button % 2
         cost = self.pips[1 - active] - self.pips[active]
         if cost == 0:
+            fold = self.rules.fold_always_legal
             if self.stacks[0] == 0 or self.stacks[1] == 0:
-                return _CHECK_ONLY
-            return _CHECK_RAISE
+                return _CHECK_FOLD if fold else _CHECK_ONLY
+            return _CHECK_RAISE_FOLD if fold else _CHECK_RAISE
         if cost >= self.stacks[active] or self.stacks[1 - active] == 0:
             return _FOLD_CALL
         return _FOLD_CALL_RAISE
@@ -363,7 +368,7 @@ class RoundState(NamedTuple):
 
     def _hit(self, seat: int) -> bool | None:
         rank = self.bounties[seat]
-        if rank is None or not self.hands[seat]:
+        if rank is None or rank == HIDDEN_RANK or not self.hands[seat]:
             return None
         return bounty_hit(rank, self.hands[seat], self.board)
 

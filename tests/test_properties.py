@@ -135,7 +135,10 @@ def check_decision(data: st.DataObject, state: RoundState) -> None:
         return
     cost = state.continue_cost
     assert cost >= 0
-    assert (FoldAction in legal) == (cost > 0), "fold must be legal exactly when facing a bet"
+    if state.rules.fold_always_legal:
+        assert FoldAction in legal, "fold is legal whenever a seat is asked (MIT 2025)"
+    else:
+        assert (FoldAction in legal) == (cost > 0), "fold must be legal exactly when facing a bet"
     assert (CallAction in legal) == (cost > 0)
     assert (CheckAction in legal) == (cost == 0)
     assert BidAction not in legal

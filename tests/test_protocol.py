@@ -13,7 +13,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sdk.actions import Action, BidAction, CallAction, CheckAction, FoldAction, RaiseAction
+from sdk.actions import (
+    HIDDEN_RANK,
+    Action,
+    BidAction,
+    CallAction,
+    CheckAction,
+    FoldAction,
+    RaiseAction,
+)
 from sdk.bot import Bot
 from sdk.client import BotClient
 from sdk.protocol import (
@@ -464,8 +472,8 @@ def test_exchange_2_5_bounty(capsys: pytest.CaptureFixture[str]) -> None:
     check_seat_and_end(table, (("Ah", "Kd"), ("7c", "7s")), (18, -18))
     sb, bb = table.bots
     assert sb.clocks[0] == 60.0
-    assert sb.new_rounds[0][0].bounties == ("K", None)
-    assert bb.new_rounds[0][0].bounties == (None, "2")
+    assert sb.new_rounds[0][0].bounties == ("K", HIDDEN_RANK)
+    assert bb.new_rounds[0][0].bounties == (HIDDEN_RANK, "2")
     sb_end = sb.rounds_over[0][1]
     bb_end = bb.rounds_over[0][1]
     assert sb_end.bounty_hits == (True, None)

@@ -39,7 +39,7 @@ from local_runner.faults import FaultKind
 from local_runner.match import Match, MatchSettings
 from local_runner.records import ActionEvent, AuctionEvent, HandRecord, SwapEvent
 from local_runner.seats import InProcessSeat
-from sdk.actions import HIDDEN_BID, Action, BidAction
+from sdk.actions import HIDDEN_BID, HIDDEN_RANK, Action, BidAction, CheckAction, FoldAction
 from sdk.bot import Bot
 from sdk.protocol import Clause
 from sdk.rules import BountyRules, Rules, SwapRules
@@ -419,7 +419,7 @@ def test_bounty_ranks_are_redrawn_every_period_and_follow_the_player(period: int
         for start in range(0, hands, period):
             assert len(set(ranks[start : start + period])) == 1
         # The opponent's rank is never shown.
-        assert all(bot.started[n].bounties[1 - bot.seats[n]] is None for n in bot.started)
+        assert all(bot.started[n].bounties[1 - bot.seats[n]] == HIDDEN_RANK for n in bot.started)
     periods = [bounty_ranks(8, p) for p in range(3)]
     assert len(set(periods)) > 1  # this seed does redraw something
 
@@ -549,17 +549,41 @@ def test_the_client_tells_hit_from_no_hit_from_masked() -> None:
     ]
 
 
-def test_fold_with_a_free_check_is_illegal_and_played_as_a_check() -> None:
-    # The 2025 engine allows it (always-allow-fold); the written rules do not.
+def test_bounty_fold_with_a_free_check_is_legal_and_ends_the_hand() -> None:
+    # The 2025 engine always allows a fold, and real 2025 bots rely on it.
     played = play(BOUNTY, 3, 1, ({1: [C]}, {1: [F]}))
+    assert_no_faults(played)
+    record = played.records[0]
+    action = next(e for e in record.events if isinstance(e, ActionEvent) and e.seat == 1)
+    assert action.action == F and not action.forced
+    assert not record.showdown
+    # The big blind folded its 2 chips with a check free; the dealer wins them (no bounty
+    # hit without a board... unless its rank is among its hole cards: the payoff rules say).
+    assert record.deltas[1] < 0 and sum(record.deltas) == 0
+    assert played.messages(0, 1)[1].startswith("T60.000 C F D")
+
+
+@pytest.mark.parametrize("variant", ["nlhe", "swap", "auction"])
+def test_other_variants_keep_fold_with_a_free_check_illegal_and_played_as_a_check(
+    variant: str,
+) -> None:
+    rules = Rules.for_variant(variant)
+    played = play(rules, 3, 1, ({1: [C]}, {1: [F]}))
     b_result = played.result.players[1]
     assert b_result.fault_counts == {FaultKind.ILLEGAL: 1}
     assert "attempted illegal Fold" in b_result.first_faults[0].detail
     record = played.records[0]
     action = next(e for e in record.events if isinstance(e, ActionEvent) and e.seat == 1)
     assert action.action == K and action.forced
-    assert record.showdown  # the hand went on
-    assert played.messages(0, 1)[1].startswith("T60.000 C K B")
+
+
+def test_bounty_asks_an_all_in_seat_which_may_fold() -> None:
+    # The 2025 engine asks an all-in seat on every street (check or fold); so does the kit.
+    state = RoundState.new_hand(BOUNTY).proceed(R(400)).proceed(C)
+    assert isinstance(state, RoundState) and state.street == 3
+    assert state.legal_actions() == {CheckAction, FoldAction}
+    nlhe = RoundState.new_hand(Rules.for_variant("nlhe")).proceed(R(400)).proceed(C)
+    assert isinstance(nlhe, RoundState) and nlhe.legal_actions() == {CheckAction}
 
 
 class LateAfterHandOne(RecordingSeat):

@@ -67,6 +67,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="run each bot directory in a bubblewrap sandbox: no network, only its own folder "
         "writable (needs the bwrap command: sudo apt-get install bubblewrap)",
     )  # fmt: skip
+    parser.add_argument(
+        "--python", metavar="PYTHON",
+        help='the interpreter bots get as python3: "auto" (default: the python3 on PATH if it '
+        'can import eval7, else the kit\'s), "path", "kit", or an interpreter\'s path',
+    )  # fmt: skip
     parser.set_defaults(handler=run)
 
 
@@ -101,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         specs = [BotSpec.parse(text) for text in _bot_texts(list(args.bots))]
         config = load_config(args.config).with_overrides(
-            variant=args.variant, rounds=args.rounds, seed=args.seed
+            variant=args.variant, rounds=args.rounds, seed=args.seed, python=args.python
         )
         out_dir = args.out or Path("runs") / time.strftime("scrimmage-%Y%m%d-%H%M%S")
         show = not args.json

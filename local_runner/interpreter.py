@@ -1,0 +1,134 @@
+"""Which Python a bot's ``python3`` runs: the user's, the kit's, or one the user names.
+
+The MIT engines start a bot's ``python3 player.py`` with whatever ``python3`` is first on
+PATH, so a bot finds the packages its author installed for that interpreter.  The kit does
+the same, with one exception that keeps a fresh checkout working: when the ``python3`` on
+PATH cannot import eval7 (which the starter bot needs) and the kit's own interpreter can,
+the kit's interpreter comes first instead.  The ``[runner] python`` setting (``--python`` on
+the command line) chooses explicitly:
+
+* ``"auto"`` (the default): as just described;
+* ``"path"``: PATH unchanged, exactly as the MIT engine runs a bot;
+* ``"kit"``: the interpreter the kit itself runs on (and its packages);
+* anything else: a path to an interpreter, which bots then get as ``python3`` and ``python``.
+
+Whatever was chosen is written at the top of each bot's log, and named again with a hint
+when a bot stops because a module is missing.
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .config import ConfigError
+
+__all__ = ["AUTO", "KIT", "PATH", "BotPython", "InterpreterError", "choose_python"]
+
+AUTO, PATH, KIT = "auto", "path", "kit"
+_PROBE_TIMEOUT = 20.0
+
+
+class InterpreterError(ConfigError):
+    """The ``python`` setting names no usable interpreter; the message says what to change."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotPython:
+    """The interpreter a bot's ``python3`` will be, and why."""
+
+    executable: str | None
+    """The interpreter's path (None when there is no ``python3`` on PATH at all)."""
+    setting: str
+    """The ``[runner] python`` setting that led here."""
+    reason: str
+    """One sentence for the bot's log: which interpreter, and why this one."""
+    first_on_path: str | None
+    """A directory to put first on the bot's PATH, or None to leave PATH as it is."""
+
+    def bot_path(self, path: str) -> str:
+        """The PATH a bot gets, given the runner's own ``path``."""
+        if self.first_on_path is None:
+            return path
+        return os.pathsep.join([self.first_on_path, path]) if path else self.first_on_path
+
+    def hint(self) -> str:
+        """What to do when a bot could not import a module: install it, or choose another."""
+        target = self.executable or "python3"
+        return (
+            f"The bot ran {target} ({self.reason}). Install the missing package for that "
+            f"interpreter ({target} -m pip install NAME), or choose another one with "
+            '--python PATH (or "path", "kit") or [runner] python = "..." in the config file.'
+        )
+
+
+def choose_python(setting: str, path: str | None = None) -> BotPython:
+    """The interpreter bots get as ``python3`` for ``setting`` (see the module docstring).
+
+    ``path`` is the runner's PATH (default: this process's).  Raises :class:`InterpreterError`
+    for a setting that names no executable file.
+    """
+    path = os.environ.get("PATH", "") if path is None else path
+    kit = sys.executable
+    kit_dir = str(Path(kit).parent)
+    if setting == KIT:
+        return BotPython(kit, setting, "the kit's own interpreter, as configured", kit_dir)
+    on_path = shutil.which("python3", path=path)
+    if setting == PATH:
+        where = on_path or "no python3 on PATH"
+        return BotPython(on_path, setting, f"the python3 on PATH, as configured: {where}", None)
+    if setting == AUTO:
+        if on_path is None:
+            return BotPython(kit, setting, "the kit's interpreter: there is no python3 on PATH",
+                             kit_dir)  # fmt: skip
+        if os.path.abspath(on_path) == os.path.abspath(kit) or _imports_eval7(on_path):
+            return BotPython(on_path, setting, "the python3 on PATH", None)
+        return BotPython(
+            kit, setting,
+            f"the kit's interpreter, because the python3 on PATH ({on_path}) cannot import eval7",
+            kit_dir,
+        )  # fmt: skip
+    return _named(setting)
+
+
+def _named(setting: str) -> BotPython:
+    """An interpreter given by path (or by a command name found on PATH)."""
+    found = shutil.which(setting) if os.sep not in setting else setting
+    if found is None or not os.path.isfile(found) or not os.access(found, os.X_OK):
+        raise InterpreterError(
+            f"The python setting {setting!r} is not an executable interpreter. Use \"auto\", "
+            '"path", "kit", or the path of a Python interpreter such as /usr/bin/python3.'
+        )
+    executable = os.path.abspath(found)
+    return BotPython(executable, setting, f"{executable}, as configured", _shim_dir(executable))
+
+
+@functools.cache
+def _shim_dir(executable: str) -> str:
+    """A private directory whose ``python3`` and ``python`` are ``executable``."""
+    directory = tempfile.mkdtemp(prefix="pokerbots-python-")
+    atexit.register(shutil.rmtree, directory, True)
+    for name in ("python3", "python"):
+        os.symlink(executable, os.path.join(directory, name))
+    return directory
+
+
+@functools.cache
+def _imports_eval7(executable: str) -> bool:
+    """Whether ``executable`` can import eval7 (asked once per interpreter and run)."""
+    try:
+        probe = subprocess.run(
+            [executable, "-c", "import eval7"], stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=_PROBE_TIMEOUT,
+            check=False,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return probe.returncode == 0
