@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from test_mit_client import mit_bot
 
 from local_runner.builtin_bots import make_builtin
 from local_runner.config import RunnerSettings, ScrimmageConfig
@@ -28,8 +29,6 @@ from local_runner.seats import InProcessSeat, Reply, Seat
 from local_runner.socket_seat import SocketSeat
 from sdk.protocol import Clause
 from sdk.rules import VARIANTS, Rules
-
-from test_mit_client import mit_bot
 
 
 class OneMessageSeat(Seat):
@@ -69,8 +68,11 @@ class OneMessageSeat(Seat):
         self.inner.quit()
 
 
+PAIRS = [("random", "random"), ("raise", "checkcall"), ("checkcall", "random")]
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("names", [("random", "random"), ("raise", "checkcall"), ("checkcall", "random")])
+@pytest.mark.parametrize("names", PAIRS)
 def test_no_seat_is_sent_a_line_while_it_owes_a_reply_in_process(
     variant: str, names: tuple[str, str]
 ) -> None:
