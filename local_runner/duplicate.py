@@ -144,6 +144,7 @@ def run_duplicate(
     out_dir: Path,
     on_hand: Callable[[HandRecord], None] | None = None,
     sandbox: bool = False,
+    play_absent: bool = False,
 ) -> DuplicateResult:
     """Play a duplicate match between two bots and write its logs into ``out_dir``.
 
@@ -153,6 +154,8 @@ def run_duplicate(
     sees every hand of both halves (the record's ``number`` restarts at 1 in
     half 2).  After Ctrl-C in half 1, half 2 is not played.  ``sandbox`` runs
     bot directories in a sandbox, as :func:`~local_runner.scrimmage.run_scrimmage` does.
+    A bot that does not start stops the match after that half, unless ``play_absent``
+    (see :func:`~local_runner.scrimmage.run_scrimmage`).
     """
     if len(specs) != 2:
         raise UsageError(f"A duplicate match needs two bots, not {len(specs)}.")
@@ -179,6 +182,7 @@ def run_duplicate(
                 out_dir / HALF_DIRECTORIES[half],
                 observe,
                 sandbox=sandbox,
+                play_absent=play_absent,
             )
         except KeyboardInterrupt:  # while the second half's bots were starting
             if not halves:
@@ -186,7 +190,7 @@ def run_duplicate(
             break
         halves.append(result)
         deltas.append(mine)
-        if result.interrupted:
+        if result.interrupted or (result.not_started and not play_absent):
             break
     interrupted = len(halves) < 2 or any(h.interrupted for h in halves)
     duplicate = DuplicateResult(names, tuple(halves), tuple(deltas), interrupted)

@@ -63,9 +63,9 @@ class BotPython:
         """What to do when a bot could not import a module: install it, or choose another."""
         target = self.executable or "python3"
         return (
-            f"The bot ran {target} ({self.reason}). Install the missing package for that "
-            f"interpreter ({target} -m pip install NAME), or choose another one with "
-            '--python PATH (or "path", "kit") or [runner] python = "..." in the config file.'
+            f"The bot's python3 was {self.reason}. Install the missing package for it "
+            f"({target} -m pip install NAME), or choose another interpreter with --python "
+            '(a path, "path" or "kit") or [runner] python = "..." in the config file.'
         )
 
 

@@ -66,7 +66,7 @@ _FAULT_WORDS = {
     FaultKind.CRASH: "crashed",
     FaultKind.BUILD_FAILED: "build failed",
     FaultKind.NEVER_CONNECTED: "never connected",
-    FaultKind.OUTPUT_TRUNCATED: "output truncated",
+    FaultKind.BOT_ERROR: "raised an exception in get_action",
     FaultKind.LEFTOVER_PROCESSES: "left processes behind",
 }
 

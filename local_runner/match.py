@@ -21,6 +21,7 @@ could start on it).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -60,6 +61,8 @@ __all__ = ["Match", "MatchSettings"]
 
 #: How many fault details a player result keeps (the counts are always complete).
 MAX_FAULT_DETAILS = 50
+
+_FIRST_ERROR = re.compile(r"hand (\d+): get_action raised (.*?)(; sent .*)?$")
 
 _CHECK = CheckAction()
 
@@ -173,6 +176,9 @@ class Match:
         for player in self.players:
             if collect:
                 self._collect(player)
+            count, first = player.seat.bot_errors()
+            if count:
+                self.note_bot_errors(player.slot, count, first or "")
             self._flush_faults(player, None)
         for player in self.players:
             if player.seat.alive:
@@ -279,9 +285,17 @@ class Match:
         """
         settings, seat = self.settings, player.seat
         budget = settings.reply_timeout
-        if settings.enforce_clock and player.clock < budget:
+        clock_bound = settings.enforce_clock and player.clock < budget
+        if clock_bound:
             budget = max(player.clock, 0.0)
         reply = seat.receive(budget)
+        if clock_bound and reply.fault is FaultKind.TIMEOUT:
+            # Say that the game clock ran out, not just that one reply was slow.
+            detail = (
+                f"ran out of time: its game clock had {budget:.3f} s of "
+                f"{self.rules.game_clock:g} s left when hand {reply.hand} asked it"
+            )
+            reply = reply._replace(detail=detail)
         player.result.time_used += reply.elapsed
         extra = seat.take_unrequested()
         if extra:
@@ -295,9 +309,14 @@ class Match:
             player.clock -= reply.elapsed
             if player.clock <= 0.0 and not player.out_of_time:
                 player.out_of_time = True
+                player.result.clock_ran_out_hand = reply.hand
                 if reply.fault is None:
                     # The reply came after the clock ran out: it does not count.
-                    self._fault(player, FaultKind.TIMEOUT, reply.hand, "ran out of time")
+                    detail = (
+                        f"ran out of time: its {self.rules.game_clock:g} s game clock ran out "
+                        f"during its reply in hand {reply.hand}"
+                    )
+                    self._fault(player, FaultKind.TIMEOUT, reply.hand, detail)
                     reply = Reply(reply.hand, None, reply.elapsed, reply.is_ack, reply.text)
         if reply.is_ack and reply.action is not None and reply.action != _CHECK:
             self._fault(
@@ -399,10 +418,22 @@ class Match:
         """Record a fault that happened outside the hands (a failed build, no connection)."""
         self._fault(self.players[slot], kind, self.hands_played, detail)
 
-    def _fault(self, player: _Player, kind: FaultKind, hand: int, detail: str) -> None:
+    def note_bot_errors(self, slot: int, count: int, first: str, complete: bool = True) -> None:
+        """Record ``count`` exceptions the bot's own code raised (the SDK played the default
+        for each); ``first`` is the first one's line (``hand N: get_action raised ...``).
+        ``complete`` is False when the count is only a lower bound (its log was full)."""
+        match = _FIRST_ERROR.match(first)
+        hand, what = (int(match.group(1)), match.group(2)) if match else (0, first)
+        times = f"{count} time(s)" if complete else f"at least {count} time(s) (its log was full)"
+        detail = f"{times}, the default action played each time; the first: {what}"
+        self._fault(self.players[slot], FaultKind.BOT_ERROR, hand, detail, count)
+
+    def _fault(
+        self, player: _Player, kind: FaultKind, hand: int, detail: str, count: int = 1
+    ) -> None:
         fault = Fault(kind, hand, detail)
         counts = player.result.fault_counts
-        counts[kind] = counts.get(kind, 0) + 1
+        counts[kind] = counts.get(kind, 0) + count
         if len(player.result.first_faults) < MAX_FAULT_DETAILS:
             player.result.first_faults.append(fault)
         player.hand_faults.append(fault)

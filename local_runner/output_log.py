@@ -13,17 +13,50 @@ import threading
 from pathlib import Path
 from typing import IO, BinaryIO
 
-__all__ = ["CappedLog", "pump_output"]
+__all__ = ["CappedLog", "LineCounter", "pump_output"]
 
 _CHUNK = 64 * 1024
 _DROP_CHUNK = 1024 * 1024  # bytes discarded per call once the log is full
 
 
+class LineCounter:
+    """Counts the output lines that start with ``prefix`` and keeps the first one.
+
+    Fed the output chunk by chunk as it is read; a line split between two chunks is found
+    once.  Used for the SDK's bot-error lines (:data:`sdk.client.ERROR_PREFIX`).
+    """
+
+    def __init__(self, prefix: str) -> None:
+        self._needle = b"\n" + prefix.encode()
+        self._skip = len(self._needle)
+        self._tail = b"\n"  # the output starts a line
+        self.count = 0
+        self.first: str | None = None
+        """The first counted line without its prefix (at most 300 characters)."""
+        self.complete = True
+        """False once output went unread (past the log limit): the count is a lower bound."""
+
+    def feed(self, chunk: bytes) -> None:
+        """Count the prefixed lines that start in ``chunk``."""
+        data = self._tail + chunk
+        found = data.count(self._needle)
+        if found:
+            if self.first is None:
+                start = data.find(self._needle) + self._skip
+                end = data.find(b"\n", start)
+                text = data[start : end if end >= 0 else len(data)]
+                self.first = text[:300].decode("utf-8", "replace").rstrip("\r")
+            self.count += found
+        self._tail = data[-(self._skip - 1) :]
+
+
 class CappedLog:
     """A log file that keeps at most ``limit`` bytes of bot output and counts the rest."""
 
-    def __init__(self, path: Path, limit: int) -> None:
+    def __init__(self, path: Path, limit: int, counter: LineCounter | None = None) -> None:
         self.path, self.limit = path, limit
+        self.counter = counter
+        """Counts marked lines in everything that is read (kept or dropped)."""
         self.logged = self.dropped = 0
         self._file: BinaryIO | None = None
         self._closed = False
@@ -44,6 +77,8 @@ class CappedLog:
 
     def output(self, chunk: bytes) -> None:
         """Keep what fits under the limit; count the rest as dropped."""
+        if self.counter is not None:
+            self.counter.feed(chunk)
         with self._lock:
             file = self._open()
             if file is None:
@@ -64,6 +99,8 @@ class CappedLog:
 
     def drop(self, count: int) -> None:
         """Count ``count`` bytes of output that were discarded without being written."""
+        if self.counter is not None:
+            self.counter.complete = False  # never read, so never counted
         with self._lock:
             if self.dropped == 0 and (file := self._open()) is not None:
                 file.write(self._truncation_note())

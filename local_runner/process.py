@@ -43,8 +43,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sdk.client import ERROR_PREFIX
+
 from .bot_program import BotProgram
-from .output_log import CappedLog, pump_output
+from .output_log import CappedLog, LineCounter, pump_output
 from .proc_tracker import (
     PR_SET_CHILD_SUBREAPER,
     TOKEN_VAR,
@@ -172,7 +174,8 @@ class BotProcess:
         self.limits = limits or ResourceLimits()
         self.adopt_orphans = adopt_orphans
         self.sandbox = sandbox
-        self._log = CappedLog(Path(log_path), log_limit)
+        self._errors = LineCounter(ERROR_PREFIX)
+        self._log = CappedLog(Path(log_path), log_limit, self._errors)
         self._token = secrets.token_hex(16)
         self._env = {**os.environ, **(env or {}), TOKEN_VAR: self._token}
         self._popen: subprocess.Popen[bytes] | None = None
@@ -199,6 +202,12 @@ class BotProcess:
     def output_truncated(self) -> bool:
         """Whether any output was dropped because the log reached its limit."""
         return self._log.dropped > 0
+
+    @property
+    def bot_errors(self) -> tuple[int, str | None, bool]:
+        """How many SDK bot-error lines the bot wrote (``get_action`` raised), the first one,
+        and whether the count is complete (False when output past the log limit went unread)."""
+        return (self._errors.count, self._errors.first, self._errors.complete)
 
     @property
     def bytes_dropped(self) -> int:

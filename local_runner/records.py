@@ -111,6 +111,13 @@ class PlayerResult:
     first_faults: list[Fault] = field(default_factory=list)
     decisions: int = 0
     """Decisions the bot was asked to make."""
+    start_failure: str | None = None
+    """Why the bot never played (its build failed, or it never connected); None if it did."""
+    clock_ran_out_hand: int | None = None
+    """The hand in which the bot's game clock ran out (None if it never did)."""
+    output_dropped_bytes: int = 0
+    """Bytes of the bot's output past the log limit: counted, not kept (a note, not a fault,
+    as on the MIT engine, which truncates a bot's log the same way)."""
     defaulted: int = 0
     """Decisions played by default without asking the bot: it was still late with an earlier
     reply, out of game clock, crashed or disconnected (the only-legal-move shortcut excluded)."""
@@ -129,6 +136,9 @@ class PlayerResult:
             "time_used": round(self.time_used, 6),
             "decisions": self.decisions,
             "decisions_defaulted": self.defaulted,
+            "start_failure": self.start_failure,
+            "clock_ran_out_hand": self.clock_ran_out_hand,
+            "output_dropped_bytes": self.output_dropped_bytes,
             "peak_memory_bytes": self.peak_memory_bytes,
             "leftover_processes": self.leftover_processes,
             "faults": {kind.value: self.fault_counts.get(kind, 0) for kind in FaultKind},
@@ -148,6 +158,11 @@ class MatchResult:
     wall_seconds: float = 0.0
     summaries: tuple[Summary, Summary] | None = None
     """Each player's chips and mbb/hand with confidence intervals (None before any hand)."""
+
+    @property
+    def not_started(self) -> list[PlayerResult]:
+        """The players that failed to build or never connected."""
+        return [player for player in self.players if player.start_failure is not None]
 
     def to_dict(self) -> dict[str, Any]:
         """The content of ``summary.json``."""

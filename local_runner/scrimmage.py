@@ -120,8 +120,14 @@ def run_scrimmage(
     record_reply_times: bool = False,
     sandbox: bool = False,
     stats: MatchStats | None = None,
+    play_absent: bool = False,
 ) -> MatchResult:
     """Play one match between two bots and write its logs into ``out_dir``.
+
+    A bot that fails to build or never connects stops the match before its first hand
+    (``PlayerResult.start_failure`` says why; its log has the rest), unless ``play_absent``,
+    when the match is played with that bot's every decision made by default (a tournament's
+    forfeit).
 
     Returns the result, with each player's confidence intervals in
     ``result.summaries``; ``result.interrupted`` is True after Ctrl-C.  Bot
@@ -161,14 +167,18 @@ def run_scrimmage(
             def observe(record: HandRecord) -> None:
                 writer.on_hand(record)
                 moments(record)
-                table.note_truncation(match, during=record.number)
                 if on_hand is not None:
                     on_hand(record)
 
             match = Match(table.seats, config.rules, config.seed, settings, on_hand=observe)
             for slot, kind, detail in table.early_faults:
                 match.note_fault(slot, kind, detail)
-            result = _play(match, table.interrupted)
+                match.players[slot].result.start_failure = f"{kind.value}: {detail}"
+            if table.early_faults and not play_absent:
+                match.finish(collect=False)  # no match: the bot that did start gets Q
+                result = match.result()
+            else:
+                result = _play(match, table.interrupted)
             interrupts.start()  # from here on Ctrl-C must not stop the cleanup half-way
             table.stop_bots(match)
             result = match.result(result.wall_seconds)
@@ -192,7 +202,6 @@ class _Table:
     processes: list[BotProcess | None] = field(default_factory=lambda: [None, None])
     seats: list[Seat] = field(init=False)
     early_faults: list[tuple[int, FaultKind, str]] = field(default_factory=list)
-    truncation_noted: set[int] = field(default_factory=set)
     interrupted: bool = False
 
     def __post_init__(self) -> None:
@@ -256,21 +265,6 @@ class _Table:
             hidden.append(other.directory)
         return hidden
 
-    def note_truncation(self, match: Match, during: int | None) -> None:
-        """Record ``output_truncated`` once per bot, as soon as its output passed the limit."""
-        limit = self.config.runner.log_limit
-        for slot, process in enumerate(self.processes):
-            if process is None or slot in self.truncation_noted or not process.output_truncated:
-                continue
-            self.truncation_noted.add(slot)
-            when = f"by hand {during}" if during is not None else "during the match"
-            match.note_fault(
-                slot,
-                FaultKind.OUTPUT_TRUNCATED,
-                f"wrote more than the {limit}-byte log limit {when}; the rest was counted, "
-                f"not kept (the total is at the end of {process.name}.log)",
-            )
-
     def stop_bots(self, match: Match) -> None:
         """Stop every bot process and record what the stopping found (peak memory, and a
         ``leftover_processes`` fault for any process that survived SIGKILL)."""
@@ -283,12 +277,15 @@ class _Table:
             report = process.stop(self.config.runner.quit_grace)
             result = match.players[slot].result
             result.peak_memory_bytes = process.peak_memory_bytes
+            result.output_dropped_bytes = process.bytes_dropped
+            errors, first, complete = process.bot_errors
+            if errors:
+                match.note_bot_errors(slot, errors, first or "", complete)
             if report.survivors:
                 result.leftover_processes = list(report.survivors)
                 pids = ", ".join(map(str, report.survivors))
                 detail = f"{len(report.survivors)} process(es) survived SIGKILL: pid {pids}"
                 match.note_fault(slot, FaultKind.LEFTOVER_PROCESSES, detail)
-        self.note_truncation(match, during=None)
 
 
 def _play(match: Match, interrupted: bool) -> MatchResult:

@@ -85,6 +85,12 @@ class Seat(ABC):
         """How many lines the bot sent that no message asked for, since the last call."""
         return 0
 
+    def bot_errors(self) -> tuple[int, str | None]:
+        """How often the bot's own ``get_action`` raised (the SDK played the default), and
+        the first error's line; (0, None) where the seat cannot tell (a bot process's errors
+        are counted from its log by the runner)."""
+        return (0, None)
+
 
 class InProcessSeat(Seat):
     """A :class:`sdk.Bot` object played in this process through the SDK client.
@@ -98,6 +104,7 @@ class InProcessSeat(Seat):
     def __init__(self, name: str, bot: Bot, rules: Rules) -> None:
         self.name = name
         self.client = BotClient(bot, rules)
+        self.client.on_error = _ignore  # counted here, reported as bot_error faults
         self._replies: deque[Reply] = deque()
         self._alive = True
         self.last_error = ""
@@ -140,3 +147,11 @@ class InProcessSeat(Seat):
         """Deliver ``Q`` so the client sees the end of the match."""
         if self._alive:
             self.client.handle([Quit()])
+
+    def bot_errors(self) -> tuple[int, str | None]:
+        """The client's count of exceptions raised by ``get_action``, and the first one."""
+        return (self.client.errors, self.client.first_error)
+
+
+def _ignore(line: str) -> None:
+    """An in-process bot's errors are counted by its seat, not printed in the runner."""

@@ -184,6 +184,9 @@ class MatchSummary:
     interrupted: bool = False
     log_dir: str = ""
     host: str = ""
+    forfeits: tuple[str | None, str | None] = (None, None)
+    """Per player: why it forfeited (failed to build or never connected; every decision of
+    its was then played by default), or None when it played."""
 
     def to_dict(self) -> dict[str, Any]:
         """One line of ``matches.jsonl``."""
@@ -200,6 +203,7 @@ class MatchSummary:
             "interrupted": self.interrupted,
             "log_dir": self.log_dir,
             "host": self.host,
+            "forfeits": list(self.forfeits),
         }
 
     @classmethod
@@ -225,11 +229,18 @@ class MatchSummary:
             interrupted=bool(data.get("interrupted", False)),
             log_dir=str(data.get("log_dir", "")),
             host=str(data.get("host", "")),
+            forfeits=_forfeits(data.get("forfeits", [None, None])),
         )
 
     def outcome(self) -> MatchOutcome:
         """The match as a ranking input."""
         return MatchOutcome(self.players, self.chips)
+
+
+def _forfeits(value: Any) -> tuple[str | None, str | None]:
+    """The ``forfeits`` pair of a ``matches.jsonl`` line (absent in older files)."""
+    first, second = value
+    return (None if first is None else str(first), None if second is None else str(second))
 
 
 @dataclass(frozen=True, slots=True)

@@ -246,6 +246,11 @@ def _faults(results: Sequence[PlayerResult]) -> dict[str, int]:
     return {kind.value: counts[kind.value] for kind in FaultKind if kind.value in counts}
 
 
+def _forfeit(results: Sequence[PlayerResult]) -> str | None:
+    """Why a bot forfeited its match (the first half's reason), or None if it played."""
+    return next((r.start_failure for r in results if r.start_failure is not None), None)
+
+
 def _log_dir(job: MatchJob) -> Path:
     """Where this worker writes the match's logs: ``job.out_dir``, else a temporary directory."""
     wanted = Path(job.out_dir)
@@ -278,7 +283,7 @@ def play_job(job: MatchJob) -> MatchSummary:
     job = replace(job, config=config)
     with job_running():
         if job.duplicate:
-            duplicate = run_duplicate(specs, job.config, out_dir)
+            duplicate = run_duplicate(specs, job.config, out_dir, play_absent=True)
             halves = duplicate.halves
             moments = (
                 Moments.of(duplicate.pair_deltas(0)),
@@ -288,7 +293,7 @@ def play_job(job: MatchJob) -> MatchSummary:
             results = [[duplicate.player(h, bot) for h in range(len(halves))] for bot in (0, 1)]
         else:
             stats = MatchStats()
-            result = run_scrimmage(specs, job.config, out_dir, stats=stats)
+            result = run_scrimmage(specs, job.config, out_dir, stats=stats, play_absent=True)
             halves = (result,)
             moments = stats.players
             chips = (result.players[0].bankroll, result.players[1].bankroll)
@@ -307,6 +312,7 @@ def play_job(job: MatchJob) -> MatchSummary:
         interrupted=interrupted,
         log_dir=str(out_dir),
         host=socket.gethostname(),
+        forfeits=(_forfeit(results[0]), _forfeit(results[1])),
     )
 
 

@@ -42,10 +42,16 @@ from .protocol import (
 from .rules import Rules
 from .states import GameState, RoundState, State, TerminalState
 
-__all__ = ["BotClient", "WARNING_PREFIX", "warn"]
+__all__ = ["ERROR_PREFIX", "BotClient", "WARNING_PREFIX", "warn"]
 
 #: How every warning the client writes to stderr starts (the validator looks for it).
 WARNING_PREFIX = "pokerbots sdk: "
+#: How the line starts that the client writes each time the bot's own ``get_action`` raised
+#: (the runner counts these lines and reports them as ``bot_error`` faults).
+ERROR_PREFIX = WARNING_PREFIX + "error: "
+#: Full tracebacks written for the first few errors only; later ones get their one line, so
+#: a bot that fails on every decision cannot fill its log with repeats.
+_FULL_TRACEBACKS = 3
 
 _ACK = CheckAction()
 _ACTION_TYPES = (FoldAction, CallAction, CheckAction, RaiseAction, BidAction)
@@ -55,6 +61,11 @@ _OPENING = frozenset({Clock, Position, HoleCards, BountyRank})
 def warn(message: str) -> None:
     """Write one SDK warning line to stderr (the bot's log)."""
     print(WARNING_PREFIX + message, file=sys.stderr)
+
+
+def _print_error(line: str) -> None:
+    """Write one bot-error line to stderr, where the runner counts it."""
+    print(ERROR_PREFIX + line, file=sys.stderr, flush=True)
 
 
 class BotClient:
@@ -68,6 +79,14 @@ class BotClient:
         self.seat = 0
         self._new_round_pending = False
         self._hand_over = False
+        self.errors = 0
+        """How many times ``get_action`` raised (each answered with the default action)."""
+        self.first_error: str | None = None
+        """The first error's line, as written to stderr (after :data:`ERROR_PREFIX`)."""
+        self.first_traceback: str | None = None
+        """The first error's whole traceback."""
+        self.on_error: Callable[[str], None] = _print_error
+        """Called with each error's line; writes it to stderr unless replaced."""
         # Dispatch by clause type: this runs for every clause of every message.
         self._handlers: dict[type, Callable[[Any], None]] = {
             Clock: self._on_clock,
@@ -134,10 +153,21 @@ class BotClient:
             )
         try:
             action = self.bot.get_action(self.game_state, state, self.seat)
-        except Exception:
-            traceback.print_exc()
+        except Exception as error:
             fallback = state.default_action()
-            warn(f"get_action raised; sending {fallback} instead.")
+            self.errors += 1
+            if self.first_traceback is None:
+                self.first_traceback = traceback.format_exc()
+            if self.errors <= _FULL_TRACEBACKS and self.on_error is _print_error:
+                traceback.print_exc()
+            last_line = traceback.format_exception_only(error)[-1].strip()
+            line = (
+                f"hand {self.game_state.round_num}: get_action raised {last_line}; "
+                f"sent {fallback} instead"
+            )
+            if self.first_error is None:
+                self.first_error = line
+            self.on_error(line)
             return fallback
         if not isinstance(action, _ACTION_TYPES):
             fallback = state.default_action()

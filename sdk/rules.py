@@ -89,7 +89,7 @@ class Rules:
     auction: bool = False
     bounty: BountyRules | None = None
     fold_always_legal: bool = False
-    """Folding is legal whenever a seat is asked to act, also when a check is free and when
+    """A fold is legal whenever a seat is asked to act, also when a check is free and when
     the seat is all in (the MIT 2025 engine's rule, which Bounty Hold'em follows); otherwise
     a fold is legal only when facing a bet."""
 

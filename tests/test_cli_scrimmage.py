@@ -91,8 +91,40 @@ def test_a_bot_that_cannot_start_is_named_with_its_log(tmp_path: Path) -> None:
     (bot / "player.py").write_text("def broken(:\n", encoding="utf-8")
     (bot / "commands.json").write_text(f'{{"build": [], "run": ["{sys.executable}", "player.py"]}}')
     out = tmp_path / "out"
-    run = pokerbots("scrimmage", str(bot), "--rounds", "5", "--out", str(out))
-    assert run.returncode == 0, run.stderr
-    assert "bot broken never connected: exited before connecting (exit code 1)" in run.stdout
-    assert f"What broken printed is in {out / 'broken.log'}" in run.stdout
+    run = pokerbots("scrimmage", str(bot), "--rounds", "500", "--out", str(out))
+    # No match is played: the run stops at once, shows the end of the bot's log, exits 3.
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert "bot broken did not start (never_connected: exited before connecting" in run.stderr
+    assert "SyntaxError: invalid syntax" in run.stderr
     assert "SyntaxError" in (out / "broken.log").read_text()
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["rounds"] == 0
+    assert summary["players"][0]["start_failure"].startswith("never_connected")
+
+
+def test_a_bot_missing_a_module_is_told_which_interpreter_ran_it(tmp_path: Path) -> None:
+    bot = tmp_path / "needs"
+    bot.mkdir()
+    (bot / "player.py").write_text("import no_such_module_here\n", encoding="utf-8")
+    (bot / "commands.json").write_text('{"build": [], "run": ["python3", "player.py"]}')
+    run = pokerbots("scrimmage", str(bot), "--rounds", "5", "--out", str(tmp_path / "out"),
+                    "--python", "kit")  # fmt: skip
+    assert run.returncode == 3
+    assert "No module named 'no_such_module_here'" in run.stderr
+    assert "The bot's python3 was the kit's own interpreter" in run.stderr
+    assert "--python" in run.stderr
+
+
+def test_a_bot_that_fails_to_build_stops_the_scrimmage_and_names_the_setting(
+    tmp_path: Path,
+) -> None:
+    bot = tmp_path / "nobuild"
+    bot.mkdir()
+    (bot / "player.py").write_text("", encoding="utf-8")
+    build = ["sh", "-c", "echo compiler says no >&2; exit 4"]
+    (bot / "commands.json").write_text(json.dumps({"build": build, "run": ["python3", "player.py"]}))
+    run = pokerbots("scrimmage", str(bot), "--rounds", "5", "--out", str(tmp_path / "out"))
+    assert run.returncode == 3
+    assert "build_failed: build exited with status 4" in run.stderr
+    assert "compiler says no" in run.stderr
+    assert "build_timeout" in run.stderr

@@ -112,7 +112,13 @@ def test_play_raises_a_bots_exception_with_its_traceback() -> None:
 def test_play_can_treat_exceptions_as_a_server_would() -> None:
     result = play(Broken(), rounds=10, raise_errors=False)
     assert result.hands_played == 10
-    assert result.players[0].fault_counts == {}  # the SDK sent a default action instead
+    # The SDK sent a default action instead, and each time is a bot_error fault.
+    broken = result.players[0]
+    errors = broken.fault_counts[FaultKind.BOT_ERROR]
+    assert set(broken.fault_counts) == {FaultKind.BOT_ERROR}
+    assert 0 < errors < broken.decisions  # it raises from hand 3 on only
+    assert broken.first_faults[0].hand == 3
+    assert "ZeroDivisionError: a bug in the bot" in broken.first_faults[0].detail
     crashed = play(BrokenStart(), rounds=10, raise_errors=False)
     assert crashed.players[0].fault_counts == {FaultKind.CRASH: 1}
     with pytest.raises(KeyError):

@@ -153,12 +153,15 @@ def test_garbage_and_illegal_replies_are_recorded_and_replaced_by_a_default(
     assert faults(summary, 1) == {}
 
 
-def test_a_bot_that_never_connects_loses_by_default(make_bot: MakeBot, tmp_path: Path) -> None:
+def test_a_bot_that_never_connects_stops_the_match_before_its_first_hand(
+    make_bot: MakeBot, tmp_path: Path
+) -> None:
     silent = make_bot("silent", "import time\ntime.sleep(30)\n")
     summary, _ = scrimmage(tmp_path, [silent, "builtin:checkcall"], rounds=10, connect_timeout=0.5)
-    assert summary["rounds"] == 10
+    assert summary["rounds"] == 0
     assert faults(summary, 0) == {"never_connected": 1}
-    assert summary["players"][0]["bankroll"] < 0
+    assert summary["players"][0]["start_failure"] == "never_connected: did not connect within 0.5 s"
+    assert summary["players"][1]["start_failure"] is None
 
 
 def test_a_failing_build_is_reported_not_ignored(tmp_path: Path) -> None:

@@ -15,9 +15,9 @@ _VERBS = {
     FaultKind.DISCONNECTED: "disconnected",
     FaultKind.MISFORMATTED: "sent a misformatted reply",
     FaultKind.ILLEGAL: "played an illegal action",
+    FaultKind.BOT_ERROR: "raised an exception in get_action",
     FaultKind.BUILD_FAILED: "failed to build",
     FaultKind.NEVER_CONNECTED: "never connected",
-    FaultKind.OUTPUT_TRUNCATED: "wrote more output than the log keeps",
     FaultKind.LEFTOVER_PROCESSES: "left processes that survived SIGKILL",
 }
 
@@ -62,7 +62,10 @@ def describe_faults(result: MatchResult, limit: int = 5) -> list[str]:
         shown = player.first_faults[:limit]
         for fault in shown:
             lines.append(fault_sentence(player.name, fault.kind, fault.hand, fault.detail))
-        rest = sum(player.fault_counts.values()) - len(shown)
+        # A bot_error detail stands for all of that kind (one line for every exception).
+        rest = sum(player.fault_counts.values()) - sum(
+            player.fault_counts[f.kind] if f.kind is FaultKind.BOT_ERROR else 1 for f in shown
+        )
         if rest > 0:
             lines.append(
                 f"bot {player.name}: {rest} more fault(s); see summary.json and gamelog.txt"

@@ -15,7 +15,9 @@ from rich.table import Table
 
 from ..config import ConfigError, ScrimmageConfig, load_config
 from ..duplicate import HALF_DIRECTORIES, DuplicateResult, run_duplicate
+from ..explain import result_notes, start_failure_lines
 from ..faults import FaultKind
+from ..interpreter import choose_python
 from ..records import HandRecord, MatchResult
 from ..scrimmage import BotSpec, UsageError, run_scrimmage
 from ..standings import ci_sentence
@@ -26,6 +28,8 @@ from .render import describe_faults, result_table
 __all__ = ["register", "run"]
 
 DEFAULT_OPPONENT = "builtin:random"
+#: The exit status when a bot failed to build or never connected (no match was played).
+NOT_STARTED = 3
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -120,12 +124,27 @@ def run(args: argparse.Namespace) -> int:
     except (UsageError, ConfigError) as error:
         error_console.print(f"[bold red]error:[/] {error}", highlight=False)
         return 2
+    halves = duplicate.halves if args.duplicate else (result,)
+    directories = [out_dir / name for name in HALF_DIRECTORIES] if args.duplicate else [out_dir]
+    if any(half.not_started for half in halves):
+        # A bot that cannot start gets no match: say why, with the end of its log.
+        python = choose_python(config.runner.python)
+        for half, directory in zip(halves, directories, strict=False):
+            for line in start_failure_lines(half, directory, python):
+                error_console.print(line, markup=False, highlight=False)
+        if args.json:
+            print(json.dumps(summary, indent=2))
+        return NOT_STARTED
     if args.json:
         print(json.dumps(summary, indent=2))
     elif args.duplicate:
         _report_duplicate(console, duplicate, out_dir)
     else:
         _report(console, result, out_dir)
+    if not args.json:
+        for half in halves:
+            for line in result_notes(half):
+                console.print(line, markup=False, highlight=False, soft_wrap=True)
     if args.plot:
         _plot(out_dir, console, error_console)
     if interrupted:
@@ -205,7 +224,7 @@ def _verdict_lines(
 
 
 #: Faults whose cause is usually in what the bot printed (a traceback, a build error).
-_SEE_THE_LOG = (FaultKind.CRASH, FaultKind.NEVER_CONNECTED, FaultKind.BUILD_FAILED)
+_SEE_THE_LOG = (FaultKind.CRASH, FaultKind.BOT_ERROR)
 
 
 def _report(console: Console, result: MatchResult, out_dir: Path) -> None:

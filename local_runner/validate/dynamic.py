@@ -156,7 +156,7 @@ def check_smoke_match(matches: list[SmokeMatch]) -> CheckResult:
                            f"{len(complaints)} time(s): {complaints[0]}",
             "Read the bot's log for the traceback and fix get_action; the SDK sent a default "
             f"action (check or fold) instead. {_LOG_HINT}")
-    if _count(matches, FaultKind.OUTPUT_TRUNCATED):
+    if any(match.bot.output_dropped_bytes for match in matches):
         return CheckResult.warned(
             "smoke_match", f"Played {played}, but the bot printed more than its log keeps.",
             "Print less: the MIT engine keeps only 512 KiB of a bot's output.")

@@ -177,7 +177,9 @@ class Client:
         me = self.button % 2
         cost = self.pips[1 - me] - self.pips[me]
         if cost == 0:
-            return {"K"} if 0 in self.stacks else {"K", "R"}
+            free = {"K"} if 0 in self.stacks else {"K", "R"}
+            # 2025 (bounty): fold is always allowed, also with a free check and all in.
+            return free | {"F"} if self.variant == "bounty" else free
         if cost >= self.stacks[me] or self.stacks[1 - me] == 0:
             return {"F", "C"}
         return {"F", "C", "R"}
@@ -388,7 +390,8 @@ class Client:
                 check(self.bids[1] == -1, "the small blind was asked to bid before seeing A-1")
             return f"A{self.rng.randint(0, self.stacks[me])}"
         legal = sorted(self.legal())
-        weights = {"F": 1, "C": 3, "K": 3, "R": 2}
+        # A fold with a free check (bounty only) is legal but rare, so hands still reach showdown.
+        weights = {"F": 0.2 if "K" in legal else 1, "C": 3, "K": 3, "R": 2}
         kind = self.rng.choices(legal, [weights[k] for k in legal])[0]
         if kind != "R":
             return kind
