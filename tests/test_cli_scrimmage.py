@@ -122,7 +122,8 @@ def test_a_bot_that_fails_to_build_stops_the_scrimmage_and_names_the_setting(
     bot.mkdir()
     (bot / "player.py").write_text("", encoding="utf-8")
     build = ["sh", "-c", "echo compiler says no >&2; exit 4"]
-    (bot / "commands.json").write_text(json.dumps({"build": build, "run": ["python3", "player.py"]}))
+    commands = {"build": build, "run": ["python3", "player.py"]}
+    (bot / "commands.json").write_text(json.dumps(commands))
     run = pokerbots("scrimmage", str(bot), "--rounds", "5", "--out", str(tmp_path / "out"))
     assert run.returncode == 3
     assert "build_failed: build exited with status 4" in run.stderr
