@@ -344,7 +344,7 @@ def test_good_tgz_extracts_with_exec_bits(tmp_path: Path) -> None:
         tar_entry("./startme.sh", script, mode=0o755),
         tar_entry("./bot", kind=tarfile.DIRTYPE, mode=0o700),
         tar_entry("./bot/main.py", b"print('hi')\n", mode=0o600),
-        tar_entry("./bot/setuid", b"s", mode=0o6755 | stat.S_ISVTX),
+        tar_entry("./bot/sticky", b"s", mode=0o755 | stat.S_ISVTX),
         tar_entry("./bot/deep/er/x.txt", b"deep"),
         tar_entry("./current", kind=tarfile.SYMTYPE, linkname="bot/main.py"),
         tar_entry("./bot/copy.py", kind=tarfile.LNKTYPE, linkname="bot/main.py"),
@@ -359,7 +359,7 @@ def test_good_tgz_extracts_with_exec_bits(tmp_path: Path) -> None:
     assert (destination / "startme.sh").read_bytes() == script
     assert stat.S_IMODE((destination / "startme.sh").stat().st_mode) == 0o755
     assert stat.S_IMODE((destination / "bot" / "main.py").stat().st_mode) == 0o644
-    assert stat.S_IMODE((destination / "bot" / "setuid").stat().st_mode) == 0o755
+    assert stat.S_IMODE((destination / "bot" / "sticky").stat().st_mode) == 0o755
     for directory in ("bot", "bot/deep", "bot/deep/er"):
         assert stat.S_IMODE((destination / directory).stat().st_mode) == 0o755
     assert (destination / "bot/deep/er/x.txt").read_bytes() == b"deep"
