@@ -36,10 +36,13 @@ __all__ = [
     "check_memory",
     "check_reply_times",
     "check_smoke_match",
+    "bot_program",
+    "build_errors",
     "play_smoke_matches",
     "reply_time_stats",
     "run_dynamic_checks",
     "skipped_dynamic_checks",
+    "smoke_config",
 ]
 
 #: The dynamic checks, in report order.
@@ -319,7 +322,9 @@ def _peak_memory(matches: list[SmokeMatch]) -> int:
     return max([match.bot.peak_memory_bytes or 0 for match in matches], default=0)
 
 
-def _config(rules: Rules, hands: int, seed: int, options: ValidateOptions) -> ScrimmageConfig:
+def smoke_config(rules: Rules, hands: int, seed: int, options: ValidateOptions) -> ScrimmageConfig:
+    """The configuration of one smoke match: ``hands`` hands of ``rules``, the timeouts and
+    memory limit of ``options``, and ``options.linger_grace`` as the bot's time to exit."""
     return ScrimmageConfig(
         rules=rules.replace(num_rounds=hands),
         seed=seed,
@@ -342,7 +347,7 @@ def play_smoke_matches(program: BotProgram, rules: Rules, options: ValidateOptio
     for index, (opponent, hands) in enumerate(plan):
         specs = [BotSpec(BOT_NAME, program=program), BotSpec.parse(opponent)]
         match_dir = out_dir / f"match-{index + 1}"
-        result = run_scrimmage(specs, _config(rules, hands, options.seed + index, options),
+        result = run_scrimmage(specs, smoke_config(rules, hands, options.seed + index, options),
                                match_dir, record_reply_times=True,
                                sandbox=options.sandbox)
         if result.interrupted:
