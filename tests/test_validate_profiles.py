@@ -173,6 +173,8 @@ def test_commands_json_must_name_files_the_bot_holds(tmp_path: Path) -> None:
     report = validate(bot, STATIC)
     assert failed(report) == {"commands_json"} and '"run" names bot.py' in \
         report["commands_json"].message
+    set_commands(bot, ["bash", "-o", "pipefail", "build.sh"], ["python3", "-X", "dev", "player.py"])
+    assert validate(bot, STATIC)["commands_json"].status is Status.PASS  # option values skipped
     set_commands(bot, [], ["no-such-program-here", "player.py"])
     report = validate(bot, STATIC)
     assert report.ok and report["commands_json"].status is Status.WARN

@@ -53,6 +53,9 @@ _IMPORTS_SDK = re.compile(rb"^\s*(?:from|import)\s+sdk\b", re.MULTILINE)
 _SKIPPED_DIRS = {"__pycache__", ".git"}
 #: Programs whose first argument (not an option) is a script that must be in the bot folder.
 _INTERPRETER = re.compile(r"^(?:python[\d.]*|bash|sh|dash|zsh|node|ruby|perl|Rscript)$")
+#: Interpreter options whose value is the next argument (``python3 -X dev player.py``,
+#: ``bash -o pipefail run.sh``).
+_OPTION_VALUES = frozenset({"-X", "-W", "--check-hash-based-pycs", "-o", "--rcfile"})
 
 
 class Status(StrEnum):
@@ -301,6 +304,19 @@ def check_commands_json(files: BotFiles, profile: str = "mit") -> CheckResult:
               f"{json.dumps(program.run)}.")
 
 
+def _script(arguments: tuple[str, ...]) -> str:
+    """The script an interpreter is given: its first argument that is not an option."""
+    skip = False
+    for argument in arguments:
+        if skip:
+            skip = False
+        elif argument in _OPTION_VALUES:
+            skip = True
+        elif not argument.startswith("-"):
+            return argument
+    return ""
+
+
 def _command_problems(root: Path, program: BotProgram) -> tuple[list[str], list[str]]:
     """Files the build and run commands name that are missing, and programs not on PATH.
 
@@ -317,10 +333,8 @@ def _command_problems(root: Path, program: BotProgram) -> tuple[list[str], list[
         wanted = [argv[0]] if "/" in argv[0] else []
         if "/" not in argv[0] and shutil.which(argv[0]) is None:
             unknown.append(f"`{argv[0]}`")
-        if _INTERPRETER.match(os.path.basename(argv[0])):
-            arguments = list(argv[1:])
-            if not any(flag in arguments for flag in ("-c", "-m")):
-                wanted += [next((a for a in arguments if not a.startswith("-")), "")][:1]
+        if _INTERPRETER.match(os.path.basename(argv[0])) and not {"-c", "-m"} & set(argv):
+            wanted.append(_script(argv[1:]))
         for item in filter(None, wanted):
             if os.path.isabs(item):
                 continue  # machine_paths reports paths into the author's machine

@@ -1,4 +1,9 @@
-"""The bot's processes, recognised by where they run: find them and end them.
+"""The cleanup check: no process of the bot outlived its match.
+
+The runner reports the bot's processes still running when the grace period
+after a match ran out (``PlayerResult.lingering_processes``; it then ends
+them).  This module looks on its own, after everything, for processes that
+escaped the runner:
 
 A bot's processes run in its private copy, so a live process whose working
 directory or executable lies inside that copy belongs to the bot; after the

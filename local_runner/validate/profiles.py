@@ -27,6 +27,7 @@ __all__ = [
     "PROFILES",
     "MitSeason",
     "competition_rules",
+    "describe",
     "detect_profile",
     "metadata_file",
     "mit_season",
