@@ -375,7 +375,8 @@ def create_bot(path: Path, answers: Mapping[str, str] | None = None, force: bool
     of the same name, ``sdk/`` is replaced by a fresh copy, and other files are kept.
     Problems raise :class:`NewBotError` and leave the target as it was; an operating
     system error while writing (a full disk) raises ``OSError`` after removing what
-    this call created.
+    this call created.  With the ``acpc`` profile the metadata file is named ``README``
+    (the ACPC server's check looks for that name) instead of ``README.txt``.
     """
     path = Path(path)
     directory_name = path.resolve().name

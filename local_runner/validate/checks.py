@@ -347,8 +347,9 @@ def check_variant(metadata: Metadata | None, requested: str | None) -> CheckResu
     """README.txt's ``Variant`` is a known variant and matches ``--variant`` when given."""
     name = "variant"
     if metadata is None:
-        return CheckResult.skipped(name, "README.txt could not be read, so its variant is "
-                                         "unknown.")
+        return CheckResult.skipped(name, "There is no readable metadata, so the variant is "
+                                         "unknown; the smoke match plays --variant (default "
+                                         "nlhe).")
     declared = metadata.variant.strip()
     if declared not in VARIANTS:
         return CheckResult.warned(
