@@ -326,7 +326,8 @@ def test_the_repositorys_skeleton_validates_and_packages(tmp_path: Path) -> None
     skeleton = ROOT / "skeleton"
     assert (skeleton / "sdk").is_symlink()
     report = validate(skeleton, ValidateOptions(hands=6))
-    assert report.ok and not report.warnings, report.to_json()
+    # A developer's own junk in skeleton/ (a venv, runs/) may warn; nothing else may.
+    assert report.ok and {w.name for w in report.warnings} <= {"junk"}, report.to_json()
     assert report["vendored_sdk"].status is Status.PASS  # copied as a vendored SDK
     archive = package_bot(skeleton, tmp_path / "skeleton.zip")
     with zipfile.ZipFile(archive) as opened:
