@@ -12,6 +12,10 @@ Symbolic links (tar symlinks, and entries of zips made on Unix whose mode marks
 a symlink, whose content is the target) are created as symbolic links, after
 every other member, and only if they resolve inside the destination.  A member stored
 beneath a symbolic link is refused, so nothing is ever written through a link.
+
+A file with the setuid or setgid bit, and a name holding a control character
+(a newline, a tab, an escape), are refused too: neither belongs in a bot, and a
+newline in a name breaks every line-based listing of the files.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import stat
 import tarfile
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -57,7 +61,13 @@ _HINTS = {
     "too_large_uncompressed": _SLIM,
     "compression_ratio": "Remove the highly compressible file (padding, sparse or generated data).",
     "duplicate_member": "Re-create the archive so that every path is stored only once.",
+    "unsafe_name": "Rename the file so that its name has no line break, tab or other control "
+                   "character.",
+    "setuid_file": "Remove the setuid/setgid bit (`chmod ug-s FILE`) and archive again; a bot "
+                   "never needs it.",
 }
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_SETID = stat.S_ISUID | stat.S_ISGID
 
 
 @dataclass(frozen=True)
@@ -135,8 +145,31 @@ def archive_kind(path: Path) -> str | None:
     return next((kind for suffix, kind in _SUFFIXES.items() if name.endswith(suffix)), None)
 
 
+def _name_problem(name: str, what: str) -> Problem | None:
+    """A problem if ``name`` holds a control character such as a newline."""
+    found = _CONTROL.search(name)
+    if found is None:
+        return None
+    return _problem("unsafe_name", name, (
+        f"The {what} {name!r} has the control character U+{ord(found.group()):04X} "
+        "(a line break, tab or similar) in its name."))
+
+
+def _setid_problem(name: str, mode: int, what: str) -> Problem | None:
+    """A problem if a regular file's ``mode`` carries the setuid or setgid bit."""
+    if not mode & _SETID:
+        return None
+    bits = " and ".join(b for b, m in (("setuid", stat.S_ISUID), ("setgid", stat.S_ISGID))
+                        if mode & m)
+    plural = "s" if " and " in bits else ""
+    return _problem("setuid_file", name, (
+        f"The {what} {name!r} has the {bits} bit{plural} (mode {stat.S_IMODE(mode):04o})."))
+
+
 def _split_name(name: str) -> tuple[tuple[str, ...], Problem | None]:
     """Split a member name into safe path components, or say why it is unsafe."""
+    if (problem := _name_problem(name, "member")) is not None:
+        return (), problem
     norm = name.replace("\\", "/")
     if norm.startswith("/") or _DRIVE.match(norm):
         return (), _problem("absolute_path", name, f"The member {name!r} has an absolute path.")
@@ -257,6 +290,9 @@ def _scan(archive: _Archive, kind: str, compressed: int,
             if m.kind == "special":
                 problems.append(_problem("special_file", m.name, (
                     f"The member {m.name!r} is a device, FIFO or other special file.")))
+            if m.kind in ("file", "hardlink") and (
+                    setid := _setid_problem(m.name, m.mode, "member")) is not None:
+                problems.append(setid)
             if m.parts in seen and not seen[m.parts].kind == m.kind == "dir":
                 problems.append(_problem("duplicate_member", m.name, (
                     f"The member {m.name!r} is stored more than once.")))
@@ -428,34 +464,61 @@ def extract_archive(path: Path, destination: Path,
     return report
 
 
-def inspect_directory(path: Path, limits: ArchiveLimits = ArchiveLimits()) -> ArchiveReport:
+def inspect_directory(path: Path, limits: ArchiveLimits = ArchiveLimits(),
+                      exclude: Callable[[Path], bool] | None = None,
+                      linked_roots: tuple[Path, ...] = ()) -> ArchiveReport:
     """Check a submission directory, walking it without following symbolic links.
 
     Links resolving outside the directory and special files are problems, as are
-    more than ``max_files`` entries (the walk stops there) or more than
-    ``max_uncompressed`` bytes of regular files.  Raises OSError if ``path`` is
-    not a readable directory.
+    setuid/setgid files, names with control characters, more than ``max_files``
+    entries (the walk stops there) or more than ``max_uncompressed`` bytes of
+    regular files.  Entries for which ``exclude`` is true are skipped (not
+    counted, not checked): what ``pokerbots package`` leaves out.  A link
+    resolving inside one of ``linked_roots`` is accepted and walked as if its
+    target stood in its place (the copy made for validation holds the target's
+    files).  Raises OSError if ``path`` is not a readable directory.
     """
     root = os.path.realpath(path)
+    allowed = tuple(os.path.realpath(linked) for linked in linked_roots)
     problems: list[Problem] = []
     count = total = 0
-    pending = [root]
+    pending = [(root, "")]  # (directory to scan, its name as the author sees it)
     while pending and count <= limits.max_files:
-        with os.scandir(pending.pop()) as entries:
+        directory, shown = pending.pop()
+        with os.scandir(directory) as entries:
             for entry in entries:
+                name = f"{shown}{entry.name}"
+                if exclude is not None and exclude(Path(entry.path)):
+                    continue
                 count += 1
-                name, info = os.path.relpath(entry.path, root), entry.stat(follow_symlinks=False)
+                info = entry.stat(follow_symlinks=False)
                 if count > limits.max_files:
                     break
+                if (problem := _name_problem(name, "entry")) is not None:
+                    problems.append(problem)
                 if stat.S_ISDIR(info.st_mode):
-                    pending.append(entry.path)
+                    pending.append((entry.path, f"{name}/"))
                 elif stat.S_ISREG(info.st_mode):
                     total += info.st_size
+                    if (setid := _setid_problem(name, info.st_mode, "file")) is not None:
+                        problems.append(setid)
                 elif not stat.S_ISLNK(info.st_mode):
                     problems.append(_problem("special_file", name, (
                         f"The entry {name!r} is a device, FIFO, socket or other special file.")))
-                elif os.path.commonpath([root, os.path.realpath(entry.path)]) != root:
+                elif _inside(root, real := os.path.realpath(entry.path)):
+                    continue
+                elif any(_inside(linked, real) for linked in allowed):
+                    if os.path.isdir(real):
+                        pending.append((real, f"{name}/"))
+                    elif os.path.isfile(real):
+                        total += os.path.getsize(real)
+                else:
                     problems.append(_problem("link_escape", name, (
                         f"The symlink {name!r} points outside the bot: {os.readlink(entry)!r}.")))
     problems += _limit_problems("directory", count, total, limits)
     return ArchiveReport("directory", total, total, count, tuple(problems))
+
+
+def _inside(root: str, real: str) -> bool:
+    """Whether the resolved path ``real`` is ``root`` or lies below it."""
+    return os.path.commonpath([root, real]) == root

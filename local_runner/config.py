@@ -16,7 +16,7 @@ A complete file (every key optional; defaults shown)::
     # [rules.bounty] ratio = 1.5, constant = 10, period = 25
 
     [runner]
-    build_timeout = 10.0      # seconds for a bot's build step
+    build_timeout = 180.0     # seconds for a bot's build step (the MIT scrimmage server's)
     connect_timeout = 10.0    # seconds for a bot to connect after it starts
     reply_timeout = 10.0      # seconds for any single reply
     log_limit = 524288        # bytes of output kept per bot
@@ -51,7 +51,9 @@ class ConfigError(ValueError):
 class RunnerSettings:
     """How the runner treats bot processes."""
 
-    build_timeout: float = 10.0
+    build_timeout: float = 180.0
+    """The MIT scrimmage server's (its engine's local default is 10 s, too short for a C++
+    bot with Boost); `pokerbots validate` uses the same default."""
     connect_timeout: float = 10.0
     reply_timeout: float = 10.0
     log_limit: int = 512 * 1024

@@ -15,12 +15,17 @@ defined once::
       - Alan Turing <alan@example.org>
     Location: Cambridge, Massachusetts, USA
     Variant: nlhe
+    Profile: mit
 
     Technique summary:
       One or two paragraphs ...
 
     References:
       - ...
+
+``Profile`` names the competition the bot is entered in (``mit`` or ``acpc``,
+see :data:`PROFILES`); it is the one optional heading, so README files written
+before it existed still read back (with ``profile`` None).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from dataclasses import dataclass, field
 __all__ = [
     "EMAIL_PATTERN",
     "FIELDS",
+    "PROFILES",
     "Metadata",
     "MetadataError",
     "Person",
@@ -44,6 +50,9 @@ __all__ = [
 #: A deliberately plain e-mail check: something@domain.tld, no spaces or angle brackets.
 EMAIL_PATTERN = re.compile(r"^[^\s@<>,]+@[^\s@<>,]+\.[^\s@<>,.]+$")
 
+#: The competitions a bot can be entered in: MIT Pokerbots, or the ACPC (2009 rules).
+PROFILES: tuple[str, ...] = ("mit", "acpc")
+
 #: README.txt headings, in order, with the attribute each fills.
 FIELDS: tuple[tuple[str, str], ...] = (
     ("Bot name", "bot_name"),
@@ -53,6 +62,7 @@ FIELDS: tuple[tuple[str, str], ...] = (
     ("Team members", "members"),
     ("Location", "location"),
     ("Variant", "variant"),
+    ("Profile", "profile"),
     ("Technique summary", "technique"),
     ("References", "references"),
 )
@@ -109,13 +119,20 @@ class Metadata:
     variant: str
     technique: str
     references: tuple[str, ...] = field(default=())
+    profile: str | None = None
+    """The competition (one of :data:`PROFILES`), or None when README.txt does not say."""
 
     def validate(self) -> None:
-        """Raise :class:`MetadataError` for an empty required field."""
+        """Raise :class:`MetadataError` for an empty required field or an unknown profile."""
+        if self.profile is not None and self.profile not in PROFILES:
+            raise MetadataError(
+                f"Profile {self.profile!r} is unknown; write one of {', '.join(PROFILES)} "
+                "after 'Profile:' (or remove the line)."
+            )
         for heading, attribute in FIELDS:
             value = getattr(self, attribute)
-            if attribute == "references":
-                continue  # "References to relevant papers, if any"
+            if attribute in ("references", "profile"):
+                continue  # "References to relevant papers, if any"; the profile is optional
             if isinstance(value, str) and not value.strip():
                 raise MetadataError(
                     f"{heading} is empty; every README.txt field must be filled in."
@@ -153,6 +170,7 @@ def render_readme(metadata: Metadata) -> str:
         *(f"  - {member}" for member in metadata.members),
         f"Location: {metadata.location}",
         f"Variant: {metadata.variant}",
+        *([f"Profile: {metadata.profile}"] if metadata.profile is not None else []),
         "",
         "Technique summary:",
         *_indent(metadata.technique),
@@ -165,6 +183,7 @@ def render_readme(metadata: Metadata) -> str:
     return "\n".join(lines) + "\n"
 
 
+_OPTIONAL_HEADINGS = ("Profile",)
 _HEADING = re.compile(r"^([A-Z][A-Za-z ]+):\s*(.*)$")
 
 
@@ -180,7 +199,8 @@ def parse_readme(text: str) -> Metadata:
                 current.append(match.group(2).strip())
         elif current is not None:
             current.append(raw.strip())  # blank lines kept: they separate paragraphs
-    missing = [heading for heading, _ in FIELDS if heading not in sections]
+    missing = [heading for heading, _ in FIELDS
+               if heading not in sections and heading not in _OPTIONAL_HEADINGS]
     if missing:
         raise MetadataError(
             f"README.txt has no {', '.join(repr(h + ':') for h in missing)} heading; "
@@ -204,6 +224,7 @@ def parse_readme(text: str) -> Metadata:
         variant=one("Variant"),
         technique=paragraphs("\n".join(sections["Technique summary"])),
         references=tuple(items("References")),
+        profile=one("Profile").strip().lower() if "Profile" in sections else None,
     )
     metadata.validate()
     return metadata

@@ -41,6 +41,7 @@ from types import MappingProxyType
 from sdk.rules import VARIANTS
 
 from .metadata import (
+    PROFILES,
     Metadata,
     MetadataError,
     Person,
@@ -108,6 +109,7 @@ QUESTIONS: tuple[Question, ...] = (
     Question("technique", "Technique summary, one or two paragraphs", multiline=True),
     Question("references", "References, one per line (may be empty)", False, multiline=True),
     Question("variant", "Target variant", choices=VARIANTS),
+    Question("profile", "Competition (mit: MIT Pokerbots; acpc: the ACPC rules)", choices=PROFILES),
 )
 
 _KEYS = tuple(question.key for question in QUESTIONS)
@@ -136,6 +138,7 @@ DEFAULT_ANSWERS: Mapping[str, str] = MappingProxyType(
         ),
         "references": "",
         "variant": "nlhe",
+        "profile": "mit",
     }
 )
 
@@ -152,6 +155,7 @@ _NAMES = {
     "technique": "technique summary",
     "references": "references",
     "variant": "variant",
+    "profile": "competition profile",
 }
 
 
@@ -233,6 +237,8 @@ def answer_problem(key: str, value: str) -> str | None:
         )
     if key == "variant" and text.lower() not in VARIANTS:
         return f"The variant {text!r} is unknown; choose one of: {', '.join(VARIANTS)}."
+    if key == "profile" and text.lower() not in PROFILES:
+        return f"The profile {text!r} is unknown; choose one of: {', '.join(PROFILES)}."
     if key == "leader_email" and not is_email(text):
         return f"The team leader's e-mail {text!r} is malformed; write it like name@example.org."
     if key == "leader_name" and any(mark in text for mark in "<>;"):
@@ -286,6 +292,7 @@ def normalize_answers(
     if problems:
         raise NewBotError(problems)
     result["variant"] = result["variant"].lower()
+    result["profile"] = result["profile"].lower()
     leader = Person(result["leader_name"], result["leader_email"])
     members = _split_members(result["members"]) or [str(leader)]
     result["members"] = f"{MEMBER_SEPARATOR} ".join(str(_person(m)) for m in members)
@@ -315,6 +322,7 @@ _README_FIELDS = (
     ("team members", "members"),
     ("location", "location"),
     ("variant", "variant"),
+    ("profile", "profile"),
     ("technique summary", "technique"),
     ("references", "references"),
 )
@@ -341,6 +349,7 @@ def metadata_from_answers(answers: Mapping[str, str]) -> Metadata:
         variant=answers["variant"],
         technique=answers["technique"],
         references=tuple(line for line in answers["references"].split("\n") if line),
+        profile=answers["profile"],
     )
 
 
@@ -366,7 +375,8 @@ def create_bot(path: Path, answers: Mapping[str, str] | None = None, force: bool
     of the same name, ``sdk/`` is replaced by a fresh copy, and other files are kept.
     Problems raise :class:`NewBotError` and leave the target as it was; an operating
     system error while writing (a full disk) raises ``OSError`` after removing what
-    this call created.
+    this call created.  With the ``acpc`` profile the metadata file is named ``README``
+    (the ACPC server's check looks for that name) instead of ``README.txt``.
     """
     path = Path(path)
     directory_name = path.resolve().name
@@ -378,6 +388,8 @@ def create_bot(path: Path, answers: Mapping[str, str] | None = None, force: bool
     readme = render_readme(metadata_from_answers(normalized))
     with tempfile.TemporaryDirectory(prefix="pokerbots-new-") as scratch:
         rendered = _render(template, normalized, readme, Path(scratch))
+        if normalized["profile"] == "acpc":  # the ACPC server's check looks for this name
+            (rendered / "README.txt").rename(rendered / "README")
         vendor_sdk(rendered / "sdk")
         _install(rendered, path)
     return path

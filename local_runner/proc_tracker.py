@@ -23,6 +23,7 @@ __all__ = [
     "TOKEN_VAR",
     "ProcInfo",
     "ProcessTracker",
+    "describe_process",
     "enable_child_subreaper",
     "peak_resident_bytes",
     "read_stat",
@@ -175,6 +176,16 @@ class ProcessTracker:
             if proc.zombie and proc.ppid == me and proc.pid != main_pid:
                 with contextlib.suppress(ChildProcessError):
                     os.waitpid(proc.pid, os.WNOHANG)
+
+
+def describe_process(pid: int) -> str:
+    """``'pid 123 (sleep 1000)'``: the pid and the start of its command line."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as file:
+            command = file.read(200).replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        command = ""
+    return f"pid {pid} ({command or '?'})"
 
 
 def peak_resident_bytes(pid: int) -> int:

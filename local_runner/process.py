@@ -52,6 +52,7 @@ from .proc_tracker import (
     TOKEN_VAR,
     ProcessTracker,
     ProcInfo,
+    describe_process,
     peak_resident_bytes,
 )
 
@@ -98,12 +99,15 @@ class StopReport:
     ``exit_code`` is the main process's status (negative = killed by that signal, like Popen),
     ``killed`` says whether the main process had to be signalled, ``survivors`` lists pids that
     were still alive after SIGKILL, ``descendants_killed`` counts other processes signalled.
+    ``lingering`` describes (``'pid 123 (sleep 60)'``) each process of the bot still running
+    when the grace period ran out, which then had to be ended.
     """
 
     exit_code: int | None
     killed: bool
     survivors: tuple[int, ...]
     descendants_killed: int
+    lingering: tuple[str, ...] = ()
 
 
 def describe_status(code: int) -> str:
@@ -353,6 +357,9 @@ class BotProcess:
     def stop(self, grace: float = 2.0) -> StopReport:
         """Give the bot ``grace`` seconds to exit, then end every process it started.
 
+        The grace period is the whole bot's: a process it detached (``setsid``, a daemon)
+        that is still running when it ends is reported in ``lingering``.
+
         Safe to call more than once and before start(); later calls return the first report.
         """
         with self._stop_lock:
@@ -366,8 +373,14 @@ class BotProcess:
             self._log.close()
             return StopReport(None, False, (), 0)
         tracker.scan()  # before the main process exits and its orphans are reparented
+        deadline = time.monotonic() + grace
         with contextlib.suppress(subprocess.TimeoutExpired):
             popen.wait(timeout=grace)
+        live = tracker.live()
+        while live and time.monotonic() < deadline:
+            time.sleep(0.05)
+            live = tracker.live()
+        lingering = tuple(describe_process(proc.pid) for proc in live)
         self._stopping.set()
         self._threads[1].join()  # the watcher; it must not scan concurrently with us
         signalled, survivors = tracker.terminate(_TERM_WAIT)
@@ -383,7 +396,8 @@ class BotProcess:
             )
         self._log.close()
         return StopReport(
-            popen.returncode, popen.pid in signalled, survivors, len(signalled - {popen.pid})
+            popen.returncode, popen.pid in signalled, survivors, len(signalled - {popen.pid}),
+            lingering,
         )
 
     def __enter__(self) -> BotProcess:

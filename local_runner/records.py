@@ -127,6 +127,9 @@ class PlayerResult:
     """The bot processes' largest resident memory (None for in-process bots)."""
     leftover_processes: list[int] = field(default_factory=list)
     """Pids of the bot's processes that survived SIGKILL (normally none)."""
+    lingering_processes: list[str] = field(default_factory=list)
+    """The bot's processes still running when its grace period after the match ran out
+    (``'pid 123 (sleep 60)'``); the runner ended them."""
 
     def to_dict(self) -> dict[str, Any]:
         """The ``players`` entry of ``summary.json``."""
@@ -141,6 +144,7 @@ class PlayerResult:
             "output_dropped_bytes": self.output_dropped_bytes,
             "peak_memory_bytes": self.peak_memory_bytes,
             "leftover_processes": self.leftover_processes,
+            "lingering_processes": self.lingering_processes,
             "faults": {kind.value: self.fault_counts.get(kind, 0) for kind in FaultKind},
             "fault_details": [fault.to_dict() for fault in self.first_faults],
         }

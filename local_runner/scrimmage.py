@@ -241,7 +241,11 @@ class _Table:
             if build.ok:
                 built[slot] = process
             else:
-                self.early_faults.append((slot, FaultKind.BUILD_FAILED, build.message))
+                detail = build.message
+                if build.timed_out:  # name the setting, so that the limit can be raised
+                    detail += (" (the build_timeout setting: build_timeout under [runner] in a "
+                               "match config, --build-timeout for pokerbots validate)")
+                self.early_faults.append((slot, FaultKind.BUILD_FAILED, detail))
         for slot, (spec, name) in enumerate(zip(self.specs, self.names, strict=True)):
             if spec.builtin is not None:
                 bot = make_builtin(spec.builtin, self.config.seed + slot)
@@ -278,6 +282,7 @@ class _Table:
             result = match.players[slot].result
             result.peak_memory_bytes = process.peak_memory_bytes
             result.output_dropped_bytes = process.bytes_dropped
+            result.lingering_processes = list(report.lingering)
             errors, first, complete = process.bot_errors
             if errors:
                 match.note_bot_errors(slot, errors, first or "", complete)

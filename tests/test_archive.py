@@ -344,7 +344,7 @@ def test_good_tgz_extracts_with_exec_bits(tmp_path: Path) -> None:
         tar_entry("./startme.sh", script, mode=0o755),
         tar_entry("./bot", kind=tarfile.DIRTYPE, mode=0o700),
         tar_entry("./bot/main.py", b"print('hi')\n", mode=0o600),
-        tar_entry("./bot/setuid", b"s", mode=0o6755 | stat.S_ISVTX),
+        tar_entry("./bot/sticky", b"s", mode=0o755 | stat.S_ISVTX),
         tar_entry("./bot/deep/er/x.txt", b"deep"),
         tar_entry("./current", kind=tarfile.SYMTYPE, linkname="bot/main.py"),
         tar_entry("./bot/copy.py", kind=tarfile.LNKTYPE, linkname="bot/main.py"),
@@ -359,7 +359,7 @@ def test_good_tgz_extracts_with_exec_bits(tmp_path: Path) -> None:
     assert (destination / "startme.sh").read_bytes() == script
     assert stat.S_IMODE((destination / "startme.sh").stat().st_mode) == 0o755
     assert stat.S_IMODE((destination / "bot" / "main.py").stat().st_mode) == 0o644
-    assert stat.S_IMODE((destination / "bot" / "setuid").stat().st_mode) == 0o755
+    assert stat.S_IMODE((destination / "bot" / "sticky").stat().st_mode) == 0o755
     for directory in ("bot", "bot/deep", "bot/deep/er"):
         assert stat.S_IMODE((destination / directory).stat().st_mode) == 0o755
     assert (destination / "bot/deep/er/x.txt").read_bytes() == b"deep"
@@ -471,3 +471,34 @@ def test_directory_limits(tmp_path: Path) -> None:
     assert checks == {"too_many_files"}
     big = ArchiveLimits(max_uncompressed=100)
     assert {p.check for p in inspect_directory(bot, big).problems} == {"too_large_uncompressed"}
+
+
+@pytest.mark.parametrize("entry, check", [
+    (tar_entry("bot/helper", b"#!", mode=0o4755), "setuid_file"),
+    (tar_entry("bot/helper", b"#!", mode=0o2711), "setuid_file"),
+    (tar_entry("bot/line\nbreak.txt", b"x"), "unsafe_name"),
+    (tar_entry("bot/esc\x1b[31m.txt", b"x"), "unsafe_name"),
+    (tar_entry("bot/dir\rname", kind=tarfile.DIRTYPE, mode=0o755), "unsafe_name"),
+])
+def test_setuid_files_and_control_characters_are_refused_before_writing(
+    tmp_path: Path, entry: tuple[tarfile.TarInfo, bytes], check: str
+) -> None:
+    path = make_tar(tmp_path / "bad.tar", [tar_entry("bot/player.py", b"pass\n"), entry])
+    report = inspect_archive(path)
+    assert [problem.check for problem in report.problems] == [check]
+    assert report.problems[0].hint
+    destination = tmp_path / "dest"
+    destination.mkdir()
+    with pytest.raises(UnsafeArchiveError):
+        extract_archive(path, destination)
+    assert list(destination.iterdir()) == []
+
+
+def test_a_zip_member_with_the_setuid_bit_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bad.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr(zip_info("bot/player.py", 0o100644), b"pass\n")
+        zf.writestr(zip_info("bot/su", 0o104755), b"x")
+    report = inspect_archive(path)
+    assert [(p.check, p.member) for p in report.problems] == [("setuid_file", "bot/su")]
+    assert "setuid bit (mode 4755)" in report.problems[0].message

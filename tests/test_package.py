@@ -73,7 +73,13 @@ def test_tar_gz_output_keeps_modes(tmp_path: Path) -> None:
         startme = opened.getmember("goodbot/startme.sh")
         assert startme.mode == 0o755 and startme.uid == 0 and startme.uname == ""
         assert all(m.name.startswith("goodbot") for m in opened.getmembers())
-    assert validate(archive, STATIC).ok
+    # MIT uploads are zip files: a tar of an MIT bot fails that check and nothing else.
+    mit = validate(archive, STATIC)
+    assert {check.name for check in mit.failures} == {"submission_format"}
+    assert "not a .zip" in mit["submission_format"].message
+    with pytest.raises(PackageError, match="zip uploads only"):
+        package_bot(bot, tmp_path / "out" / "again.tgz", profile="mit")
+    assert not (tmp_path / "out" / "again.tgz").exists()
 
 
 def test_links_are_stored_as_files(tmp_path: Path) -> None:
@@ -157,12 +163,16 @@ def test_cli_package_then_validate(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["package", str(bot), "--hands", "6"]) == 0
     out = capsys.readouterr().out
     assert "Wrote" in out and "Valid" in out
-    assert main(["package", str(bot), "-o", str(tmp_path / "b.tgz"), "--static-only",
+    assert main(["package", str(bot), "-o", str(tmp_path / "b.zip"), "--static-only",
                  "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["ok"] is True and "Wrote" in captured.err
-    (bot / "README.txt").unlink()
-    assert main(["package", str(bot), "--static-only"]) == 1
+    assert json.loads(captured.out)["stats"]["profile"] == "mit"
+    assert main(["package", str(bot), "-o", str(tmp_path / "b.tgz"), "--static-only"]) == 2
+    assert "zip uploads only" in capsys.readouterr().err  # the folder is an MIT bot
+    (bot / "README.txt").unlink()  # optional for MIT: a warning, a failure with --strict
+    assert main(["package", str(bot), "--static-only"]) == 0
+    assert main(["package", str(bot), "--static-only", "--strict"]) == 1
     assert main(["package", str(tmp_path / "missing")]) == 2
     assert "not a folder" in capsys.readouterr().err
 

@@ -78,6 +78,7 @@ AWKWARD_METADATA = Metadata(
         "{{ cookiecutter._readme }}"
     ),
     references=("Zinkevich et al. (2007): \"Regret minimization\"; NIPS", "{{ 7*7 }}"),
+    profile="mit",
 )
 
 #: Text only the awkward answers contain: it must appear in README.txt and nowhere else.
@@ -107,6 +108,7 @@ def _default_metadata(bot_name: str, **changes: object) -> Metadata:
         variant="nlhe",
         technique=answers["technique"],
         references=(),
+        profile="mit",
     )
     return dataclasses.replace(metadata, **changes)  # type: ignore[arg-type]
 
@@ -528,6 +530,7 @@ def test_cli_asks_each_question_and_asks_again_after_a_bad_answer(
             "",  # end of the references
             "sideways",  # asked again
             "swap",
+            "",  # profile: mit
         ]
     )
     monkeypatch.setattr("builtins.input", lambda prompt="": next(replies))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -11,6 +12,7 @@ from rich.text import Text
 from ..package import PackageError, package_bot
 from ..validate import ValidateUsageError
 from ..validate.checks import format_bytes
+from ..validate.profiles import detect_profile
 from .validate import (
     add_validate_options,
     options_from_args,
@@ -29,9 +31,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="write a clean archive of a bot, then validate it",
         description=(
             "Write BOT_DIR as an archive with the folder as its single top-level directory, "
-            "leaving out caches, virtual environments, .git, logs (*.log, runs/) and build "
-            "output (build/, dist/, *.egg-info), and keeping run bits; then validate the "
-            "archive. Exit status 0: written and valid; 1: not valid; 2: usage error."
+            "leaving out junk (__MACOSX/, .DS_Store, .git, runs/, virtual environments), "
+            "caches, logs (*.log) and build output (build/, dist/, *.egg-info), and keeping "
+            "run bits; then validate the archive. The mit profile writes zip files only. "
+            "Exit status 0: written and valid; 1: not valid; 2: usage error."
         ),
     )
     parser.add_argument("bot_dir", type=Path, metavar="BOT_DIR", help="the bot folder")
@@ -52,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
     errors = Console(stderr=True)
     try:
         options = options_from_args(args)
-        output = package_bot(args.bot_dir, args.output)
+        if options.profile is None and Path(args.bot_dir).is_dir():
+            # The archive is checked against the profile of the folder it came from.
+            options = replace(options, profile=detect_profile(Path(args.bot_dir))[0])
+        output = package_bot(args.bot_dir, args.output, options.profile)
     except (PackageError, ValidateUsageError) as error:
         return usage_error(errors, error)
     except OSError as error:

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from sdk.rules import VARIANTS
 
+from ..metadata import PROFILES
 from ..validate import (
     CheckResult,
     Status,
@@ -43,9 +44,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="check a submission the way a competition server would",
         description=(
             "Check a bot folder or its archive (.zip, .jar, .tar, .tar.gz, .tgz) the way a "
-            "competition server would: safe to unpack, one bot folder, start script, "
-            "commands.json, README.txt, Python sources, vendored SDK and sizes; then build it "
-            "and play seeded smoke matches. Exit status 0: valid; 1: not valid; 2: usage error."
+            "competition server would (--profile mit or acpc): safe to unpack, one bot folder, "
+            "upload format, commands.json, start script, metadata, Python sources, vendored SDK, "
+            "sizes and junk; then build it and play seeded smoke matches. Exit status 0: valid; "
+            "1: not valid; 2: usage error."
         ),
     )
     parser.add_argument("path", type=Path, metavar="PATH", help="a bot folder or its archive")
@@ -56,6 +58,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def add_validate_options(parser: argparse.ArgumentParser) -> None:
     """Add the options shared by ``validate`` and ``package``."""
     defaults = ValidateOptions()
+    parser.add_argument(
+        "--profile",
+        choices=PROFILES,
+        help="the competition: mit (commands.json, a zip) or acpc (README, startme.sh); "
+        "default: the Profile line of the bot's README, else mit when it has commands.json",
+    )
     parser.add_argument(
         "--variant", choices=VARIANTS, help="the variant to play (default: README.txt's Variant)"
     )
@@ -80,7 +88,8 @@ def add_validate_options(parser: argparse.ArgumentParser) -> None:
         "--build-timeout",
         type=seconds,
         default=defaults.build_timeout,
-        help=f"seconds for the build step (default {defaults.build_timeout:g})",
+        help=f"seconds for the build step (default {defaults.build_timeout:g}, the same as "
+        "every match's [runner] build_timeout)",
     )
     parser.add_argument(
         "--connect-timeout",
@@ -111,6 +120,7 @@ def options_from_args(args: argparse.Namespace) -> ValidateOptions:
     """
     try:
         return ValidateOptions(
+            profile=args.profile,
             variant=args.variant,
             strict=args.strict,
             run_match=not args.static_only,
@@ -170,6 +180,9 @@ def render_report(console: Console, report: ValidationReport) -> None:
         table.add_row(name, Text(status.value, style=_STYLES[status]), message)
     console.print(table)
     stats = report.stats
+    if "profile" in stats:
+        console.print(Text(f"Checked for {stats['competition']} (profile {stats['profile']}: "
+                           f"{stats['profile_reason']}).", style="dim"))
     sizes = [
         f"{stats.get('file_count', 0)} files and folders",
         f"{format_bytes(int(stats.get('uncompressed_bytes') or 0))} uncompressed",

@@ -2,9 +2,11 @@
 
 A submission (a bot folder, or its ``.zip``/``.jar``/``.tar``/``.tar.gz``/
 ``.tgz`` archive) is inspected for unsafe content, unpacked or copied into a
-private temporary directory, checked statically (its layout, start script,
-``commands.json``, README.txt metadata, Python sources, vendored SDK, sizes)
-and then built and played in short seeded smoke matches::
+private temporary directory, checked statically against a competition
+profile (``mit`` or ``acpc``, see :mod:`.profiles`: the upload's format, its
+layout, start script, ``commands.json``, README metadata, Python sources,
+vendored SDK, sizes, junk) and then built and played in short seeded smoke
+matches::
 
     from pathlib import Path
     from local_runner.validate import ValidateOptions, validate

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import stat
 import warnings
 from collections.abc import Iterator
@@ -21,7 +22,7 @@ from pathlib import Path
 from sdk.rules import VARIANTS
 
 from ..bot_program import BotDirectoryError, BotProgram
-from ..metadata import Metadata, MetadataError, parse_readme
+from ..metadata import Metadata
 from ..vendor import check_vendored_sdk as compare_vendored_sdk
 
 __all__ = [
@@ -33,7 +34,6 @@ __all__ = [
     "check_large_files",
     "check_machine_paths",
     "check_python_sources",
-    "check_readme",
     "check_startme_executable",
     "check_startme_line_endings",
     "check_startme_shebang",
@@ -51,6 +51,11 @@ _MACHINE_PATH = re.compile(
 _MAX_SCRIPT = 1 << 20  # bytes of a start script or commands.json searched for paths
 _IMPORTS_SDK = re.compile(rb"^\s*(?:from|import)\s+sdk\b", re.MULTILINE)
 _SKIPPED_DIRS = {"__pycache__", ".git"}
+#: Programs whose first argument (not an option) is a script that must be in the bot folder.
+_INTERPRETER = re.compile(r"^(?:python[\d.]*|bash|sh|dash|zsh|node|ruby|perl|Rscript)$")
+#: Interpreter options whose value is the next argument (``python3 -X dev player.py``,
+#: ``bash -o pipefail run.sh``).
+_OPTION_VALUES = frozenset({"-X", "-W", "--check-hash-based-pycs", "-o", "--rcfile"})
 
 
 class Status(StrEnum):
@@ -179,24 +184,43 @@ def check_bot_root(top: Path) -> tuple[CheckResult, Path | None]:
     ), chosen
 
 
-def check_startme_executable(files: BotFiles) -> CheckResult:
-    """``startme.sh`` has its run bits (ACPC asks for at least mode 0755)."""
+def _bad(files: BotFiles, profile: str, name: str, message: str, hint: str) -> CheckResult:
+    """A broken startme.sh: a failure when it starts the bot, else a warning.
+
+    The MIT server never runs startme.sh, so with commands.json beside it a broken
+    one is only a warning under the ``mit`` profile.
+    """
+    if profile == "mit" and (files.root / "commands.json").is_file():
+        return CheckResult.warned(name, message + " The MIT server does not run startme.sh; "
+                                  "the ACPC server would.", hint)
+    return CheckResult.failed(name, message, hint)
+
+
+def check_startme_executable(files: BotFiles, profile: str = "mit") -> CheckResult:
+    """``startme.sh`` has its run bits; the ``acpc`` profile requires it at mode 0755."""
     name = "startme_executable"
+    chmod = "Run `chmod 755 startme.sh` in the bot folder and package it again."
     if (path := files.startme) is None:
+        if profile == "acpc":
+            return CheckResult.failed(
+                name, f"There is no startme.sh in {files.show(files.root)}/; the ACPC server "
+                      "starts a bot with `./startme.sh HOST PORT`.",
+                "Add an executable startme.sh that starts the bot (`pokerbots new` writes one), "
+                "then " + chmod[0].lower() + chmod[1:])
         return CheckResult.skipped(name, "There is no startme.sh; the bot starts from "
                                          "commands.json.")
     mode = stat.S_IMODE(path.stat().st_mode)
-    chmod = "Run `chmod 755 startme.sh` in the bot folder and package it again."
     if not mode & stat.S_IXUSR:
-        return CheckResult.failed(name, f"startme.sh is not executable (mode {mode:04o}).", chmod)
-    if mode & 0o755 != 0o755:
-        return CheckResult.warned(
-            name, f"startme.sh has mode {mode:04o}; the ACPC validator wants at least 0755.",
-            chmod)
+        return _bad(files, profile, name, f"startme.sh is not executable (mode {mode:04o}).",
+                    chmod)
+    if mode & 0o755 != 0o755 and profile == "acpc":
+        return CheckResult.failed(
+            name, f"startme.sh has mode {mode:04o}; the ACPC server's check wants at least "
+                  "0755.", chmod)
     return CheckResult.passed(name, f"startme.sh is executable (mode {mode:04o}).")
 
 
-def check_startme_shebang(files: BotFiles) -> CheckResult:
+def check_startme_shebang(files: BotFiles, profile: str = "mit") -> CheckResult:
     """``startme.sh`` begins with ``#!`` naming its interpreter."""
     name = "startme_shebang"
     if (path := files.startme) is None:
@@ -204,21 +228,22 @@ def check_startme_shebang(files: BotFiles) -> CheckResult:
     with open(path, "rb") as file:
         first = file.read(200).split(b"\n")[0].rstrip(b"\r")
     if not first.startswith(b"#!"):
-        return CheckResult.failed(
-            name, "startme.sh does not start with a shebang line, so it cannot be executed.",
-            "Make its first line `#!/bin/sh` (or `#!/bin/bash`).")
+        return _bad(files, profile, name,
+                    "startme.sh does not start with a shebang line, so it cannot be executed.",
+                    "Make its first line `#!/bin/sh` (or `#!/bin/bash`).")
     return CheckResult.passed(name, f"startme.sh starts with {first.decode(errors='replace')}.")
 
 
-def check_startme_line_endings(files: BotFiles) -> CheckResult:
+def check_startme_line_endings(files: BotFiles, profile: str = "mit") -> CheckResult:
     """``startme.sh`` has Unix (LF) line endings."""
     name = "startme_line_endings"
     if (path := files.startme) is None:
         return CheckResult.skipped(name, "There is no startme.sh.")
     if b"\r" in path.read_bytes():
-        return CheckResult.failed(
-            name, "startme.sh has Windows (CRLF) line endings; Linux would look for an "
-                  "interpreter named '/bin/sh\\r'.",
+        return _bad(
+            files, profile, name,
+            "startme.sh has Windows (CRLF) line endings; Linux would look for an interpreter "
+            "named '/bin/sh\\r'.",
             "Convert it with `dos2unix startme.sh` (or `sed -i 's/\\r$//' startme.sh`), or set "
             "your editor to LF line endings.")
     return CheckResult.passed(name, "startme.sh has Unix (LF) line endings.")
@@ -246,52 +271,85 @@ def check_machine_paths(files: BotFiles) -> CheckResult:
     return CheckResult.passed(name, "The start commands use no paths into your machine.")
 
 
-def check_commands_json(files: BotFiles) -> CheckResult:
-    """``commands.json`` is an object whose ``build`` and ``run`` are lists of strings."""
+def check_commands_json(files: BotFiles, profile: str = "mit") -> CheckResult:
+    """``commands.json`` is an object whose ``build`` and ``run`` are lists of strings, and
+    the programs and scripts they name exist; the ``mit`` profile requires the file."""
     name = "commands_json"
     if not (files.root / "commands.json").is_file():
-        return CheckResult.warned(
-            name, "There is no commands.json; the MIT scrimmage server only finds bots by it.",
-            f"Add a commands.json such as {_EXAMPLE} next to startme.sh.")
+        if profile == "acpc":
+            return CheckResult.skipped(name, "There is no commands.json; the ACPC server runs "
+                                             "startme.sh.")
+        return CheckResult.failed(
+            name, "There is no commands.json; the MIT server finds a bot only by it.",
+            f"Add a commands.json such as {_EXAMPLE} to the bot folder.")
     try:
         program = BotProgram.from_directory(files.root)
     except BotDirectoryError as error:
         message = str(error).replace(str(files.top) + os.sep, "")
         return CheckResult.failed(name, message, f"It should look like {_EXAMPLE}.")
+    missing, unknown = _command_problems(files.root, program)
+    if missing:
+        return CheckResult.failed(
+            name, f"commands.json names what the bot folder does not hold: "
+                  f"{'; '.join(missing)}.",
+            "Fix the path (it is relative to the bot folder) or add the file; a program the "
+            "build step creates may be missing before the build only.")
+    if unknown:
+        return CheckResult.warned(
+            name, f"commands.json runs {', '.join(unknown)}, not found on PATH here.",
+            "Install it here to test the bot, or run a program the server has (python3, bash, "
+            "java, g++ and cmake on the MIT worker).")
     return CheckResult.passed(
         name, f"commands.json builds with {json.dumps(program.build)} and runs "
               f"{json.dumps(program.run)}.")
 
 
-def check_readme(files: BotFiles) -> tuple[CheckResult, Metadata | None]:
-    """``README.txt`` exists and fills in every metadata field, with well-formed e-mails."""
-    name = "readme"
-    hint = ("Fill in every field of the README.txt template (see docs/validate.md), with "
-            "e-mails written 'Name <name@example.org>'.")
-    path = files.root / "README.txt"
-    if not path.is_file():
-        return CheckResult.failed(
-            name, f"There is no README.txt in {files.show(files.root)}/.",
-            "Create it with `pokerbots new`, or write one from the template in "
-            "docs/validate.md."), None
-    try:
-        metadata = parse_readme(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        return CheckResult.failed(name, "README.txt is not UTF-8 text.",
-                                  "Save README.txt as UTF-8."), None
-    except MetadataError as error:
-        return CheckResult.failed(name, str(error), hint), None
-    return CheckResult.passed(
-        name, f"README.txt describes {metadata.bot_name!r} by team {metadata.team_name!r}."
-    ), metadata
+def _script(arguments: tuple[str, ...]) -> str:
+    """The script an interpreter is given: its first argument that is not an option."""
+    skip = False
+    for argument in arguments:
+        if skip:
+            skip = False
+        elif argument in _OPTION_VALUES:
+            skip = True
+        elif not argument.startswith("-"):
+            return argument
+    return ""
+
+
+def _command_problems(root: Path, program: BotProgram) -> tuple[list[str], list[str]]:
+    """Files the build and run commands name that are missing, and programs not on PATH.
+
+    A path (with a slash) must exist in the bot folder, as must the script an
+    interpreter is given; for the run command, only when there is no build step
+    that could make it.
+    """
+    missing: list[str] = []
+    unknown: list[str] = []
+    for key, argv in (("build", program.build), ("run", program.run)):
+        if not argv:
+            continue
+        may_be_built = key == "run" and bool(program.build)
+        wanted = [argv[0]] if "/" in argv[0] else []
+        if "/" not in argv[0] and shutil.which(argv[0]) is None:
+            unknown.append(f"`{argv[0]}`")
+        if _INTERPRETER.match(os.path.basename(argv[0])) and not {"-c", "-m"} & set(argv):
+            wanted.append(_script(argv[1:]))
+        for item in filter(None, wanted):
+            if os.path.isabs(item):
+                continue  # machine_paths reports paths into the author's machine
+            if not os.path.lexists(root / item) and not may_be_built:
+                missing.append(f'"{key}" names {item}, which is not there')
+    return missing, sorted(set(unknown))
 
 
 def check_variant(metadata: Metadata | None, requested: str | None) -> CheckResult:
     """README.txt's ``Variant`` is a known variant and matches ``--variant`` when given."""
     name = "variant"
     if metadata is None:
-        return CheckResult.skipped(name, "README.txt could not be read, so its variant is "
-                                         "unknown.")
+        return CheckResult.skipped(name, "There is no readable metadata, so the variant is "
+                                         "unknown; the smoke match plays --variant (default "
+                                         "nlhe).")
     declared = metadata.variant.strip()
     if declared not in VARIANTS:
         return CheckResult.warned(

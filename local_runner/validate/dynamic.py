@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,21 +36,31 @@ __all__ = [
     "check_memory",
     "check_reply_times",
     "check_smoke_match",
+    "bot_program",
+    "build_errors",
     "play_smoke_matches",
     "reply_time_stats",
     "run_dynamic_checks",
     "skipped_dynamic_checks",
+    "smoke_config",
 ]
 
 #: The dynamic checks, in report order.
 DYNAMIC_CHECKS = ("build", "connect", "smoke_match", "reply_times", "memory", "cleanup")
 #: The name the bot plays under (distinct from every built-in bot's name).
 BOT_NAME = "submission"
+_UNSTARTED = (FaultKind.BUILD_FAILED, FaultKind.NEVER_CONNECTED)
 _PLAY_FAULTS = (FaultKind.ILLEGAL, FaultKind.MISFORMATTED, FaultKind.TIMEOUT, FaultKind.CRASH,
                 FaultKind.DISCONNECTED)
 _SDK_PREFIX = WARNING_PREFIX  # how the SDK's client starts its warnings
 _LOG_READ = 1 << 20  # bytes of a bot's log searched for them
 _LOG_HINT = "Run the bot with `pokerbots scrimmage BOT_DIR` and read its log."
+#: A line of build output that reports an error (compilers, CMake, make, linkers, Python).
+_BUILD_ERROR = re.compile(
+    r"error|fatal|No such file|not found|cannot find|undefined reference|Traceback|FAILED",
+    re.IGNORECASE)
+_BUILD_SETTING = ("raise the limit with --build-timeout here, or build_timeout under [runner] "
+                  "in a match config")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,17 +123,59 @@ def _count(matches: list[SmokeMatch], kind: FaultKind) -> int:
     return sum(match.bot.fault_counts.get(kind, 0) for match in matches)
 
 
-def check_build(matches: list[SmokeMatch], program: BotProgram) -> CheckResult:
-    """The build step finished in time with exit status 0."""
+def build_errors(log: Path, limit: int = 3) -> list[str]:
+    """The first ``limit`` lines of the build's output in ``log`` that report an error.
+
+    The build's output lies between the runner's ``--- build: ...`` line and its
+    ``--- build ...`` result line.  A line ending in ``:`` (``CMake Error at
+    CMakeLists.txt:5 (project):``) is quoted with the line that follows it.
+    """
+    try:
+        with open(log, "rb") as file:
+            text = file.read(_LOG_READ).decode(errors="replace")
+    except OSError:
+        return []
+    lines, inside = [], False
+    for line in text.splitlines():
+        if line.startswith("--- build: "):
+            inside = True
+        elif line.startswith("--- "):
+            if inside:
+                break
+        elif inside and line.strip():
+            lines.append(line.strip())
+    found: list[str] = []
+    for index, line in enumerate(lines):
+        if len(found) >= limit:
+            break
+        if _BUILD_ERROR.search(line):
+            follow = lines[index + 1] if line.endswith(":") and index + 1 < len(lines) else ""
+            found.append(f"{line} {follow}".strip()[:300])
+    return found
+
+
+def check_build(matches: list[SmokeMatch], program: BotProgram,
+                timeout: float | None = None) -> CheckResult:
+    """The build step finished within ``timeout`` seconds with exit status 0.
+
+    A failure quotes the lines of the build's output that report errors (else
+    its last line); a timeout names the setting that changes it.
+    """
     if not program.build:
         return CheckResult.passed("build", "There is no build step (its command list is empty).")
     if _count(matches, FaultKind.BUILD_FAILED):
-        return CheckResult.failed(
-            "build", f"The {_first_detail(matches, (FaultKind.BUILD_FAILED,))}.",
-            f"Run the build command {json.dumps(program.build)} in a fresh copy of the bot folder "
-            "and "
-            f"fix it (a slow build can be given more time with --build-timeout)."
-            f"{_log_tail(matches[0].log)}")
+        detail = _first_detail(matches, (FaultKind.BUILD_FAILED,))
+        run = (f"Run the build command {json.dumps(program.build)} in a fresh copy of the bot "
+               "folder (without build output made elsewhere) and fix it.")
+        if "timed out" in detail:
+            limit = f" of {timeout:g} s" if timeout is not None else ""
+            return CheckResult.failed(
+                "build", f"The {detail.split(' (')[0]}.",
+                f"Make the build faster, or {_BUILD_SETTING} (the limit{limit} is the MIT "
+                f"scrimmage server's 180 s by default).{_log_tail(matches[0].log)}")
+        errors = build_errors(matches[0].log)
+        quoted = (" Its errors: " + " | ".join(errors)) if errors else _log_tail(matches[0].log)
+        return CheckResult.failed("build", f"The {detail}.", f"{run}{quoted}")
     return CheckResult.passed("build", "The build step finished with exit status 0.")
 
 
@@ -173,18 +226,31 @@ def _ms(seconds: float) -> str:
 
 
 def reply_time_stats(matches: list[SmokeMatch], rules: Rules) -> dict[str, Any]:
-    """Median, p99 and max seconds per decision, and the clock use projected per match."""
+    """Median, p99 and max seconds per decision, the clock use projected per match with its
+    uncertainty, and the largest share of its clock the bot used in a smoke match.
+
+    The projection scales the smoke matches' clock use to ``rules.num_rounds``
+    hands; its margin is 1.96 standard errors of the mean decision time (about a
+    95% interval), scaled the same way.
+    """
     times = [t for match in matches for t in match.bot.reply_times]
     hands = sum(match.result.hands_played for match in matches)
     used = sum(match.bot.time_used for match in matches)
     if not times or not hands:
         return {}
+    projected = used / hands * rules.num_rounds
+    mean = statistics.fmean(times)
+    spread = statistics.stdev(times) if len(times) > 1 else 0.0
+    margin = 1.96 * projected * spread / (mean * math.sqrt(len(times))) if mean > 0 else 0.0
+    closest = max(match.bot.time_used / match.result.rules.game_clock for match in matches)
     return {
         "decisions": len(times),
         "reply_median_seconds": round(statistics.median(times), 6),
         "reply_p99_seconds": round(_percentile(times, 0.99), 6),
         "reply_max_seconds": round(max(times), 6),
-        "projected_clock_seconds": round(used / hands * rules.num_rounds, 6),
+        "projected_clock_seconds": round(projected, 6),
+        "projected_clock_margin_seconds": round(margin, 6),
+        "smoke_clock_share_max": round(closest, 6),
         "game_clock_seconds": rules.game_clock,
         "hands_per_match": rules.num_rounds,
     }
@@ -192,33 +258,46 @@ def reply_time_stats(matches: list[SmokeMatch], rules: Rules) -> dict[str, Any]:
 
 def check_reply_times(matches: list[SmokeMatch], rules: Rules,
                       options: ValidateOptions) -> CheckResult:
-    """No reply reached the per-reply timeout, and the projected clock use fits the game clock.
+    """Judged by what happened: the bot fails only if it ran out of clock or a reply reached
+    the per-reply timeout in a smoke match.  The clock use projected over a full match is a
+    warning, given with its uncertainty, when above ``options.clock_share`` of the clock.
 
-    ``rules`` are the competition's (its hands per match and game clock).
+    ``rules`` are the competition's (its hands per match and game clock).  A bot
+    that budgets its clock by the time left spends close to all of it by design,
+    so a projection near the clock is no proof that it would run out.
     """
     name = "reply_times"
     stats = reply_time_stats(matches, rules)
     if not stats:
         return CheckResult.skipped(name, "The bot made no decision to time.")
     projected, clock = stats["projected_clock_seconds"], rules.game_clock
-    summary = (f"median {_ms(stats['reply_median_seconds'])}, p99 "
+    margin = stats["projected_clock_margin_seconds"]
+    replies = (f"median {_ms(stats['reply_median_seconds'])}, p99 "
                f"{_ms(stats['reply_p99_seconds'])}, max {_ms(stats['reply_max_seconds'])} per "
-               f"decision; about {projected:.2f} s of the {clock:g} s clock per "
-               f"{rules.num_rounds} hands")
+               f"decision")
+    close = f"at most {stats['smoke_clock_share_max']:.1%} of its clock used in a smoke match"
+    projection = (f"projected {projected:.2f} ± {margin:.2f} s of the {clock:g} s clock per "
+                  f"{rules.num_rounds} hands")
     speed_up = ("Make decisions faster: precompute tables at start-up (before connecting, which "
                 "is not timed) and bound any search by time.")
     timeouts = _count(matches, FaultKind.TIMEOUT)
     if timeouts or stats["reply_max_seconds"] >= options.reply_timeout:
         return CheckResult.failed(
             name, f"{max(timeouts, 1)} decision(s) took {options.reply_timeout:g} s or more, "
-                  f"or ran out of clock ({summary}).", speed_up)
+                  f"or ran out of clock ({replies}; {projection}).", speed_up)
+    full_match = (f"The smoke matches are short; play a full match (`pokerbots scrimmage "
+                  f"BOT_DIR --rounds {rules.num_rounds}`) to see how much clock it keeps. ")
     if projected > clock:
-        return CheckResult.failed(name, f"The bot would run out of clock ({summary}).", speed_up)
+        return CheckResult.warned(
+            name, f"The bot did not run out of clock ({close}), but at this pace it would use "
+                  f"all of it: {projection} ({replies}).",
+            full_match + "If it does not budget its clock by the time left, " + speed_up[0].lower()
+            + speed_up[1:])
     if projected > options.clock_share * clock:
         return CheckResult.warned(
-            name, f"The bot uses over {options.clock_share:.0%} of its clock ({summary}).",
-            speed_up)
-    return CheckResult.passed(name, summary[0].upper() + summary[1:] + ".")
+            name, f"The bot uses over {options.clock_share:.0%} of its clock: {projection} "
+                  f"({replies}; {close}).", full_match + speed_up)
+    return CheckResult.passed(name, f"{replies[0].upper()}{replies[1:]}; {projection}; {close}.")
 
 
 def check_memory(matches: list[SmokeMatch], limit: int) -> CheckResult:
@@ -243,13 +322,16 @@ def _peak_memory(matches: list[SmokeMatch]) -> int:
     return max([match.bot.peak_memory_bytes or 0 for match in matches], default=0)
 
 
-def _config(rules: Rules, hands: int, seed: int, options: ValidateOptions) -> ScrimmageConfig:
+def smoke_config(rules: Rules, hands: int, seed: int, options: ValidateOptions) -> ScrimmageConfig:
+    """The configuration of one smoke match: ``hands`` hands of ``rules``, the timeouts and
+    memory limit of ``options``, and ``options.linger_grace`` as the bot's time to exit."""
     return ScrimmageConfig(
         rules=rules.replace(num_rounds=hands),
         seed=seed,
         runner=RunnerSettings(build_timeout=options.build_timeout,
                               connect_timeout=options.connect_timeout,
-                              reply_timeout=options.reply_timeout),
+                              reply_timeout=options.reply_timeout,
+                              quit_grace=options.linger_grace),
         limits=Limits(address_space=options.memory_limit),
     )
 
@@ -265,29 +347,41 @@ def play_smoke_matches(program: BotProgram, rules: Rules, options: ValidateOptio
     for index, (opponent, hands) in enumerate(plan):
         specs = [BotSpec(BOT_NAME, program=program), BotSpec.parse(opponent)]
         match_dir = out_dir / f"match-{index + 1}"
-        result = run_scrimmage(specs, _config(rules, hands, options.seed + index, options),
+        result = run_scrimmage(specs, smoke_config(rules, hands, options.seed + index, options),
                                match_dir, record_reply_times=True,
                                sandbox=options.sandbox)
         if result.interrupted:
             raise KeyboardInterrupt
         matches.append(SmokeMatch(opponent, result, match_dir / f"{BOT_NAME}.log"))
-        if any(match.bot.fault_counts.get(kind) for match in matches
-               for kind in (FaultKind.BUILD_FAILED, FaultKind.NEVER_CONNECTED)):
+        if any(match.bot.fault_counts.get(kind) for match in matches for kind in _UNSTARTED):
             break
     return matches
 
 
-def run_dynamic_checks(bot_root: Path, rules: Rules, options: ValidateOptions,
-                       work: Path) -> tuple[list[CheckResult], dict[str, Any]]:
+def bot_program(bot_root: Path, profile: str) -> BotProgram:
+    """How the competition starts the bot: ``commands.json`` for MIT, ``startme.sh`` for ACPC.
+
+    Raises BotDirectoryError when the bot folder does not say.
+    """
+    if profile == "acpc" and (bot_root / "startme.sh").is_file():
+        return BotProgram(bot_root.resolve(), (), ("./startme.sh",), append_host=True,
+                          source="startme.sh")
+    return BotProgram.from_directory(bot_root)
+
+
+def run_dynamic_checks(
+    bot_root: Path, rules: Rules, options: ValidateOptions, work: Path, profile: str = "mit"
+) -> tuple[list[CheckResult], dict[str, Any]]:
     """Build, start and play the bot in ``bot_root``; return the checks and the stats.
 
     ``work`` is the private directory holding the copy of the bot: match logs go
     to ``work/runs``, and no process may be left running inside ``work``.
-    ``rules`` are the competition rules of the variant; the matches are shorter.
+    ``rules`` are the competition's (see :func:`~.profiles.competition_rules`); the
+    matches are shorter.  ``profile`` chooses how the bot is started.
     """
-    program = BotProgram.from_directory(bot_root)
+    program = bot_program(bot_root, profile)
     matches = play_smoke_matches(program, rules, options, work / "runs")
-    checks = [check_build(matches, program)]
+    checks = [check_build(matches, program, options.build_timeout)]
     if checks[-1].status == "fail":
         checks += [CheckResult.skipped(name, "The build failed.") for name in DYNAMIC_CHECKS[1:-1]]
     else:
@@ -298,7 +392,10 @@ def run_dynamic_checks(bot_root: Path, rules: Rules, options: ValidateOptions,
         else:
             checks += [check_smoke_match(matches), check_reply_times(matches, rules, options),
                        check_memory(matches, options.memory_limit)]
-    checks.append(check_cleanup(work))
+    # A bot that never played was ended for that (connect or build failed), not for lingering.
+    lingering = [process for match in matches for process in match.bot.lingering_processes
+                 if not any(match.bot.fault_counts.get(kind) for kind in _UNSTARTED)]
+    checks.append(check_cleanup(work, lingering, options.linger_grace))
     stats: dict[str, Any] = {
         "matches": [{"opponent": m.opponent, "hands": m.result.hands_played,
                      "bankroll": m.bot.bankroll,

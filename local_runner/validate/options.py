@@ -7,33 +7,42 @@ from dataclasses import dataclass, field
 from sdk.rules import VARIANTS
 
 from ..archive import ArchiveLimits
+from ..config import Limits, RunnerSettings
+from ..metadata import PROFILES
 
 __all__ = ["ValidateOptions"]
+
+_RUNNER, _LIMITS = RunnerSettings(), Limits()  # the defaults of every match
 
 
 @dataclass(frozen=True, slots=True)
 class ValidateOptions:
     """Settings of one validation; the defaults follow the competition servers.
 
-    ``variant`` None plays the variant README.txt names (no-limit hold'em if it
-    names none the kit knows).  ``hands`` is the smoke match against
-    ``builtin:random``; half as many (at least one) are played against
-    ``builtin:checkcall``.  ``build_timeout`` is the MIT scrimmage server's
-    180 s; ``connect_timeout`` and ``reply_timeout`` are its 10 s;
-    ``memory_limit`` is the ACPC's 4 GiB, applied to the bot's processes as an
-    address-space limit.  A projected clock use above ``clock_share`` of the
-    game clock per match is a warning.
+    ``profile`` None takes the competition from the bot's metadata or layout
+    (see :mod:`local_runner.validate.profiles`).  ``variant`` None plays the
+    variant README.txt names (no-limit hold'em if it names none the kit knows).
+    ``hands`` is the smoke match against ``builtin:random``; half as many (at
+    least one) are played against ``builtin:checkcall``.  The timeouts and the
+    memory limit are the ones every match of the kit uses
+    (:class:`~local_runner.config.RunnerSettings`, :class:`~local_runner.config.Limits`):
+    one default per limit, so a bot that passes here is not stopped by a match.
+    ``linger_grace`` is how long after its match the bot's processes may still
+    run (the ACPC server's check waits 10 s).  A projected clock use above
+    ``clock_share`` of the game clock per match is a warning.
     """
 
+    profile: str | None = None
     variant: str | None = None
     strict: bool = False
     run_match: bool = True
     hands: int = 200
     seed: int = 1
-    build_timeout: float = 180.0
-    connect_timeout: float = 10.0
-    reply_timeout: float = 10.0
-    memory_limit: int = 4 * 2**30
+    build_timeout: float = _RUNNER.build_timeout
+    connect_timeout: float = _RUNNER.connect_timeout
+    reply_timeout: float = _RUNNER.reply_timeout
+    memory_limit: int = _LIMITS.address_space
+    linger_grace: float = 10.0
     max_file_bytes: int = 50 * 10**6
     clock_share: float = 0.5
     limits: ArchiveLimits = field(default_factory=ArchiveLimits)
@@ -41,12 +50,16 @@ class ValidateOptions:
     """Run the bot's build and smoke matches inside the bubblewrap sandbox."""
 
     def __post_init__(self) -> None:
+        if self.profile is not None and self.profile not in PROFILES:
+            raise ValueError(
+                f"Unknown profile {self.profile!r}; choose one of: {', '.join(PROFILES)}.")
         if self.variant is not None and self.variant not in VARIANTS:
             raise ValueError(
                 f"Unknown variant {self.variant!r}; choose one of: {', '.join(VARIANTS)}.")
         if self.hands < 1:
             raise ValueError(f"The smoke match needs at least 1 hand, not {self.hands}.")
-        for name in ("build_timeout", "connect_timeout", "reply_timeout", "clock_share"):
+        for name in ("build_timeout", "connect_timeout", "reply_timeout", "clock_share",
+                     "linger_grace"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be a positive number, not {getattr(self, name)}.")
         if self.memory_limit < 1 or self.max_file_bytes < 1:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sdk.rules import VARIANTS, Rules
+from sdk.rules import VARIANTS
 
 from ..archive import archive_kind
 from ..sandbox import sandbox_problem
@@ -24,24 +24,25 @@ from .checks import (
     check_large_files,
     check_machine_paths,
     check_python_sources,
-    check_readme,
     check_startme_executable,
     check_startme_line_endings,
     check_startme_shebang,
     check_variant,
     check_vendored_sdk,
 )
+from .competition import check_junk, check_readme, check_submission_format
 from .dynamic import run_dynamic_checks, skipped_dynamic_checks
 from .options import ValidateOptions
+from .profiles import competition_rules, describe, detect_profile, metadata_file
 from .report import ValidationReport
 from .staging import stage
 
 __all__ = ["STATIC_CHECKS", "ValidateUsageError", "validate"]
 
 #: The checks of the bot's files, in report order (after the safety and size checks).
-STATIC_CHECKS = ("bot_root", "commands_json", "startme_executable", "startme_shebang",
-                 "startme_line_endings", "machine_paths", "readme", "variant", "python_sources",
-                 "vendored_sdk", "large_files")
+STATIC_CHECKS = ("bot_root", "submission_format", "commands_json", "startme_executable",
+                 "startme_shebang", "startme_line_endings", "machine_paths", "readme", "variant",
+                 "python_sources", "vendored_sdk", "large_files", "junk")
 _STARTME = ("startme_executable", "startme_shebang", "startme_line_endings")
 
 
@@ -96,32 +97,39 @@ def _run(path: Path, options: ValidateOptions,
         checks += [CheckResult.skipped(name, reason) for name in STATIC_CHECKS[1:]]
         return checks + skipped_dynamic_checks(reason), stats
     files = BotFiles(staged.top, root)
-    readme, metadata = check_readme(files)
-    file_checks: list[Callable[[BotFiles], CheckResult]] = [
-        check_commands_json, check_startme_executable, check_startme_shebang,
-        check_startme_line_endings, check_machine_paths]
-    checks += [check(files) for check in file_checks]
-    checks += [readme, check_variant(metadata, options.variant), check_python_sources(files),
-               check_vendored_sdk(files), check_large_files(files, options.max_file_bytes)]
+    profile, why = detect_profile(root, options.profile)
+    readme, metadata = check_readme(files, profile, metadata_file(root))
     declared = metadata.variant.strip() if metadata is not None else ""
     variant = options.variant or (declared if declared in VARIANTS else "nlhe")
-    stats["variant"] = variant
-    blocker = _blocker(checks, files)
+    stats.update(profile=profile, profile_reason=why, competition=describe(profile, variant),
+                 variant=variant)
+    checks.append(check_submission_format(path, report, profile, variant))
+    startme: list[Callable[[BotFiles, str], CheckResult]] = [
+        check_commands_json, check_startme_executable, check_startme_shebang,
+        check_startme_line_endings]
+    checks += [check(files, profile) for check in startme]
+    checks += [check_machine_paths(files), readme, check_variant(metadata, options.variant),
+               check_python_sources(files), check_vendored_sdk(files),
+               check_large_files(files, options.max_file_bytes),
+               check_junk(list(staged.junk), report.kind == "directory")]
+    blocker = _blocker(checks, profile)
     if not options.run_match:
         return checks + skipped_dynamic_checks("The smoke match was not requested."), stats
     if blocker is not None:
         reason = f"Skipped because the {blocker} check failed."
         return checks + skipped_dynamic_checks(reason), stats
-    dynamic, match_stats = run_dynamic_checks(root, Rules.for_variant(variant), options, work)
+    dynamic, match_stats = run_dynamic_checks(
+        root, competition_rules(profile, variant), options, work, profile)
     stats.update(match_stats)
     return checks + dynamic, stats
 
 
-def _blocker(checks: list[CheckResult], files: BotFiles) -> str | None:
-    """The first failed check the bot cannot be started without, if any."""
-    needed = ["bot_root", "commands_json"]
-    if not (files.root / "commands.json").is_file():
-        needed += _STARTME
+def _blocker(checks: list[CheckResult], profile: str) -> str | None:
+    """The first failed check the bot cannot be started without, if any.
+
+    The MIT server starts a bot from commands.json, the ACPC server with startme.sh.
+    """
+    needed = ["bot_root", "commands_json"] if profile == "mit" else ["bot_root", *_STARTME]
     failed = {check.name for check in checks if check.status is Status.FAIL}
     return next((name for name in needed if name in failed), None)
 

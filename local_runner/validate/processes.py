@@ -1,4 +1,9 @@
-"""The bot's processes, recognised by where they run: find them and end them.
+"""The cleanup check: no process of the bot outlived its match.
+
+The runner reports the bot's processes still running when the grace period
+after a match ran out (``PlayerResult.lingering_processes``; it then ends
+them).  This module looks on its own, after everything, for processes that
+escaped the runner:
 
 A bot's processes run in its private copy, so a live process whose working
 directory or executable lies inside that copy belongs to the bot; after the
@@ -13,8 +18,10 @@ import contextlib
 import os
 import signal
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
+from ..proc_tracker import describe_process
 from .checks import CheckResult
 
 __all__ = ["check_cleanup", "end_processes", "processes_inside"]
@@ -49,14 +56,6 @@ def processes_inside(directory: Path) -> list[int]:
     return sorted(found)
 
 
-def _command(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as file:
-            return file.read(200).replace(b"\0", b" ").decode(errors="replace").strip()
-    except OSError:
-        return "?"
-
-
 def end_processes(pids: list[int], wait: float = 2.0) -> None:
     """SIGKILL the given processes and wait up to ``wait`` seconds for them to go."""
     for pid in pids:
@@ -67,15 +66,32 @@ def end_processes(pids: list[int], wait: float = 2.0) -> None:
         time.sleep(0.02)
 
 
-def check_cleanup(directory: Path) -> CheckResult:
-    """Nothing of the bot runs in ``directory`` any more; survivors are named, then killed."""
+def check_cleanup(directory: Path, lingering: Sequence[str] = (),
+                  grace: float = 10.0) -> CheckResult:
+    """No process of the bot outlived its match by ``grace`` seconds, and nothing of the bot
+    runs in ``directory`` any more.
+
+    ``lingering`` describes the processes the runner found still running ``grace``
+    seconds after a match and ended (the ACPC server's check waits 10 s); a
+    process still running in ``directory`` now escaped the runner: it is named,
+    then killed.
+    """
     name = "cleanup"
+    hint = ("Exit when the engine closes the connection, and stop the processes your bot "
+            "starts (no `setsid`, `nohup` or daemons).")
     pids = processes_inside(directory)
-    if not pids:
-        return CheckResult.passed(name, "No process of the bot was left running after the match.")
-    described = ", ".join(f"{pid} ({_command(pid)})" for pid in pids[:3])
-    end_processes(pids)
-    return CheckResult.failed(
-        name, f"{len(pids)} process(es) of the bot outlived the match: {described}.",
-        "Exit when the engine closes the connection, and stop the processes your bot starts "
-        "(no `setsid`, `nohup` or daemons); the validator killed them.")
+    survivors = [describe_process(pid) for pid in pids]
+    if pids:
+        end_processes(pids)
+    if not lingering and not survivors:
+        return CheckResult.passed(
+            name, f"Every process of the bot had exited within {grace:g} s of its match.")
+    parts = []
+    if lingering:
+        shown = ", ".join(lingering[:3]) + (" ..." if len(lingering) > 3 else "")
+        parts.append(f"{len(lingering)} process(es) of the bot were still running {grace:g} s "
+                     f"after the match and had to be ended: {shown}")
+    if survivors:
+        parts.append(f"{len(survivors)} process(es) escaped the runner and were still running "
+                     f"after everything: {', '.join(survivors[:3])} (the validator killed them)")
+    return CheckResult.failed(name, "; ".join(parts) + ".", hint)

@@ -1,9 +1,14 @@
 """Put a submission into a private directory, refusing it first if it is unsafe.
 
 An archive is inspected by :mod:`local_runner.archive` and extracted only if
-nothing is wrong with it; a directory is inspected the same way and copied.
-Every later check, and the smoke match, works on that private copy, so
-validation never writes next to the author's files.
+nothing is wrong with it; a directory is inspected the same way and copied,
+without what ``pokerbots package`` leaves out (junk, caches, logs, build
+output such as a CMake ``build/`` made for another path), so a folder is
+judged like its package.  A link to the kit's own SDK (the repository's
+``skeleton/sdk -> ../sdk``) is accepted in a folder and copied as a vendored
+SDK, as ``pokerbots package`` stores it.  Every later check, and the smoke
+match, works on that private copy, so validation never writes next to the
+author's files.
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ from ..archive import (
     inspect_archive,
     inspect_directory,
 )
+from ..package import find_junk, is_excluded, is_kit_sdk_link
+from ..vendor import sdk_source, vendor_sdk
 from .checks import CheckResult, format_bytes
 
 __all__ = ["StagedPackage", "safety_checks", "size_check", "stage"]
@@ -31,7 +38,8 @@ _LEAVES_OUT = ("`pokerbots package` leaves out caches, virtual environments, .gi
                "build output.")
 #: What ``pokerbots package`` would do about a folder's problem.
 _PACKAGE_HINTS = {
-    "link_escape": "`pokerbots package` stores links as the files they point to.",
+    "link_escape": "`pokerbots package` stores links as the files they point to (only a link "
+                   "to the kit's own sdk/ is accepted in a folder).",
     "too_many_files": _LEAVES_OUT,
     "too_large_uncompressed": _LEAVES_OUT,
 }
@@ -39,11 +47,13 @@ _PACKAGE_HINTS = {
 
 @dataclass(frozen=True, slots=True)
 class StagedPackage:
-    """A submission after inspection: the report, and the private copy (None if refused)."""
+    """A submission after inspection: the report, the private copy (None if refused), and
+    the junk found (relative paths; in a folder, left out of the copy)."""
 
     report: ArchiveReport
     top: Path | None
     checks: tuple[CheckResult, ...]
+    junk: tuple[str, ...] = ()
 
 
 def safety_checks(report: ArchiveReport) -> list[CheckResult]:
@@ -83,8 +93,10 @@ def stage(path: Path, work: Path, limits: ArchiveLimits) -> StagedPackage:
     """
     top = work / "package"
     top.mkdir()
+    junk: list[str] = []
     if path.is_dir():
-        report = inspect_directory(path, limits)
+        report = inspect_directory(path, limits, exclude=is_excluded, linked_roots=(sdk_source(),))
+        junk = find_junk(path)
         if report.ok:
             try:
                 _copy_directory(path, top / path.resolve().name)
@@ -102,8 +114,10 @@ def stage(path: Path, work: Path, limits: ArchiveLimits) -> StagedPackage:
                 extract_archive(path, top, limits)
             except UnsafeArchiveError as error:
                 report = error.report
+            else:
+                junk = find_junk(top)
     checks = (*safety_checks(report), size_check(report))
-    return StagedPackage(report, top if report.ok else None, checks)
+    return StagedPackage(report, top if report.ok else None, checks, tuple(junk))
 
 
 def _refused(report: ArchiveReport, check: CheckResult) -> StagedPackage:
@@ -118,17 +132,39 @@ def _first_error(error: OSError | shutil.Error) -> str:
 
 
 def _copy_directory(source: Path, target: Path) -> None:
-    """Copy a bot folder, keeping its (inside-pointing) links and making absolute ones relative.
+    """Copy a bot folder as its package would hold it, keeping its inside-pointing links.
 
-    An absolute link would point back into the author's folder, so the smoke
-    match could write there; a relative one points into the copy.
+    Excluded entries (junk, caches, logs, build output) are left out.  A link to
+    the kit's SDK becomes a vendored copy (a link into it, a copy of its target).
+    An absolute link inside the folder would point back into the author's
+    folder, so the smoke match could write there; it is made relative, into the
+    copy.
     """
-    shutil.copytree(source, target, symlinks=True)
-    real_source = os.path.realpath(source)
-    for directory, dirnames, filenames in os.walk(target):
-        for name in dirnames + filenames:
-            link = os.path.join(directory, name)
-            if os.path.islink(link) and os.path.isabs(os.readlink(link)):
-                inside = os.path.relpath(os.path.realpath(os.readlink(link)), real_source)
-                os.unlink(link)
-                os.symlink(os.path.relpath(os.path.join(target, inside), directory), link)
+    _copy_into(source, target, os.path.realpath(source), target)
+
+
+def _copy_into(source: Path, target: Path, real_root: str, target_root: Path) -> None:
+    target.mkdir()
+    for entry in sorted(os.scandir(source), key=lambda item: item.name):
+        path, destination = Path(entry.path), target / entry.name
+        if is_excluded(path):
+            continue
+        if is_kit_sdk_link(path):
+            real = os.path.realpath(path)
+            if real == str(sdk_source()):
+                vendor_sdk(destination)
+            elif os.path.isdir(real):
+                shutil.copytree(real, destination)
+            else:
+                shutil.copy2(real, destination)
+        elif entry.is_symlink():
+            link = os.readlink(path)
+            if os.path.isabs(link):
+                inside = os.path.relpath(os.path.realpath(link), real_root)
+                link = os.path.relpath(target_root / inside, target)
+            os.symlink(link, destination)
+        elif entry.is_dir(follow_symlinks=False):
+            _copy_into(path, destination, real_root, target_root)
+        else:
+            shutil.copy2(path, destination, follow_symlinks=False)
+    shutil.copystat(source, target)

@@ -1,0 +1,127 @@
+"""Competition profiles: what the MIT Pokerbots server or the ACPC server needs of a bot.
+
+A profile is chosen by ``--profile``, else by the ``Profile:`` line of the bot's
+metadata (README, else README.txt), else by the layout: a folder with
+``commands.json`` is an MIT bot, one with only ``startme.sh`` an ACPC bot.
+
+* ``mit``: ``commands.json`` is required (the server finds the bot by it), uploads
+  are zip files within the size limit of the variant's year, README.txt is
+  optional, and the clock is the variant's year's (:meth:`Rules.for_variant`).
+* ``acpc``: a file named ``README`` with the metadata the 2009 rules ask for,
+  ``startme.sh`` at mode 0755, a jar, tar or zip; the clock is 7 s per hand.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from sdk.rules import VARIANTS, Rules
+
+from ..metadata import PROFILES
+
+__all__ = [
+    "ACPC_HANDS_PER_MATCH",
+    "ACPC_SECONDS_PER_HAND",
+    "PROFILES",
+    "MitSeason",
+    "competition_rules",
+    "describe",
+    "detect_profile",
+    "metadata_file",
+    "mit_season",
+]
+
+#: The MIT upload limits, the same every year: the upload page says "max 100 MB
+#: compressed, 1 GB uncompressed", the match worker refuses a zip whose entries add up
+#: to more than 1 GiB (shared/reference/mit-engines.md, section 4, "Upload" and "Checks
+#: made at match time"; the 2 GB upload of January 2025 was reverted within the month).
+_MIT_UPLOAD_BYTES = 100 * 10**6
+_MIT_UNZIPPED_BYTES = 2**30
+
+
+@dataclass(frozen=True, slots=True)
+class MitSeason:
+    """The MIT Pokerbots year whose game a variant is, and that year's upload limits."""
+
+    variant: str
+    year: int | None  # None: the base engine (plain no-limit hold'em), no one season
+    max_upload_bytes: int = _MIT_UPLOAD_BYTES
+    max_unzipped_bytes: int = _MIT_UNZIPPED_BYTES
+
+    @property
+    def label(self) -> str:
+        """``'MIT Pokerbots 2024 (auction)'``, or the base engine for ``nlhe``."""
+        if self.year is None:
+            return "MIT Pokerbots (base engine, nlhe)"
+        return f"MIT Pokerbots {self.year} ({self.variant})"
+
+
+#: Which year each variant was played (mit-engines.md, section 2: 2022 swap, 2024 auction,
+#: 2025 bounty).  The clock of each year (30 s per 1000 hands in 2022-2024, 60 s in 2025,
+#: section 1.7 and the table of section 1.11) is the variant's Rules.game_clock.
+_MIT_YEARS: dict[str, int | None] = {"nlhe": None, "swap": 2022, "auction": 2024, "bounty": 2025}
+
+#: ACPC 2009: "The total amount of time a player can take in one match is seven seconds
+#: times the number of hands", and heads-up matches are 3000 hands
+#: (shared/rules/acpc-2009-competition.txt, "During each match" and "Winner Determination").
+ACPC_SECONDS_PER_HAND = 7.0
+ACPC_HANDS_PER_MATCH = 3000
+
+_PROFILE_LINE = re.compile(rb"^Profile:[ \t]*([A-Za-z]*)[ \t]*\r?$", re.MULTILINE)
+_READ = 1 << 16  # bytes of a README searched for the Profile line
+
+
+def mit_season(variant: str) -> MitSeason:
+    """The MIT season of ``variant`` (one of :data:`sdk.rules.VARIANTS`)."""
+    return MitSeason(variant, _MIT_YEARS[variant])
+
+
+def competition_rules(profile: str, variant: str) -> Rules:
+    """The rules a full match of the competition is played by (hands and clock).
+
+    The ACPC profile keeps the variant's betting (the kit plays no ACPC game yet)
+    with the ACPC's 3000 hands and 7 s per hand.
+    """
+    rules = Rules.for_variant(variant)
+    if profile == "acpc":
+        return rules.replace(num_rounds=ACPC_HANDS_PER_MATCH,
+                             game_clock=ACPC_SECONDS_PER_HAND * ACPC_HANDS_PER_MATCH)
+    return rules
+
+
+def metadata_file(root: Path) -> Path | None:
+    """The bot's metadata file: ``README`` (the ACPC name), else ``README.txt``, else None."""
+    for name in ("README", "README.txt"):
+        if (root / name).is_file():
+            return root / name
+    return None
+
+
+def detect_profile(root: Path, requested: str | None = None) -> tuple[str, str]:
+    """The profile to check the bot in ``root`` against, and why it was chosen."""
+    if requested is not None:
+        if requested not in PROFILES:
+            raise ValueError(f"Unknown profile {requested!r}; choose one of: "
+                             f"{', '.join(PROFILES)}.")
+        return requested, "chosen with --profile"
+    readme = metadata_file(root)
+    if readme is not None:
+        with open(readme, "rb") as file:
+            found = _PROFILE_LINE.search(file.read(_READ))
+        if found is not None and found.group(1).decode().lower() in PROFILES:
+            return found.group(1).decode().lower(), f"the Profile line of {readme.name}"
+    if (root / "commands.json").is_file():
+        return "mit", "the bot has commands.json and its metadata names no profile"
+    return "acpc", "the bot has startme.sh without commands.json"
+
+
+def describe(profile: str, variant: str) -> str:
+    """One line naming the competition checked against."""
+    if profile == "mit":
+        return mit_season(variant).label
+    return f"ACPC 2009 rules (smoke match plays the kit's {variant})"
+
+
+assert set(_MIT_YEARS) == set(VARIANTS), "every variant needs its MIT season"
