@@ -122,7 +122,7 @@ def exact_pot_deltas(
     folded: Sequence[bool],
     ranks: Sequence[int | None] = (),
 ) -> tuple[Fraction, ...]:
-    """Each seat's exact gain or loss, as ACPC reports it: :func:`pot_shares` minus what it put in."""
+    """Each seat's exact gain or loss as ACPC reports it: :func:`pot_shares` minus its chips in."""
     shares = pot_shares(contributions, folded, ranks)
     return tuple(share - paid for share, paid in zip(shares, contributions, strict=True))
 
