@@ -1,9 +1,9 @@
-"""sdk.evaluate against eval7: a million-hand differential check and hands per second.
+"""sdk.evaluator against eval7: a million-hand differential check and hands per second.
 
     python benchmarks/evaluator.py [--hands N] [--cards 7] [--seed S] [--json]
 
 Deals ``--hands`` random hands of ``--cards`` cards (default 10**6 seven-card hands) and
-checks that ``sdk.evaluate.evaluate`` gives exactly ``eval7.evaluate``'s number for every
+checks that ``sdk.evaluator.evaluate`` gives exactly ``eval7.evaluate``'s number for every
 one (exit status 1 and the first differing hands otherwise).  Then it times, on the same
 hands, best of three passes of a plain loop with one call per hand:
 
@@ -13,7 +13,7 @@ hands, best of three passes of a plain loop with one call per hand:
 * ``eval7 from strings``: eval7 including the conversion from ``"Ah"`` strings, which is
   what a bot holding the SDK's card strings pays.
 
-Also printed: the import time of ``sdk.evaluate`` alone (not the ``sdk`` package it sits
+Also printed: the import time of ``sdk.evaluator`` alone (not the ``sdk`` package it sits
 in) and the number of table entries filled by the end.
 """
 
@@ -45,17 +45,17 @@ def per_second(function: Callable[[], object], hands: int, passes: int = 3) -> l
 
 
 def import_seconds() -> float:
-    """Seconds sdk.evaluate itself takes to import (self time in -X importtime, a fresh process)."""
+    """Seconds sdk.evaluator alone takes to import (self time in -X importtime, a new process)."""
     result = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", "import sdk.evaluate"],
+        [sys.executable, "-X", "importtime", "-c", "import sdk.evaluator"],
         capture_output=True,
         text=True,
         check=True,
     )
     for line in result.stderr.splitlines():
-        if line.rstrip().endswith("sdk.evaluate"):
+        if line.rstrip().endswith("sdk.evaluator"):
             return int(line.split("|")[0].split()[-1]) / 1e6
-    raise RuntimeError("sdk.evaluate is missing from -X importtime's output")
+    raise RuntimeError("sdk.evaluator is missing from -X importtime's output")
 
 
 def main() -> int:
@@ -68,7 +68,7 @@ def main() -> int:
     args = parser.parse_args()
 
     seconds_to_import = import_seconds()
-    from sdk import evaluate as module  # imported here so the cold pass starts empty
+    from sdk import evaluator as module  # imported here so the cold pass starts empty
 
     rng = random.Random(args.seed)
     hands = [rng.sample(DECK, args.cards) for _ in range(args.hands)]
@@ -105,7 +105,7 @@ def main() -> int:
         for key in ("sdk_cold_per_s", "sdk_warm_per_s", "eval7_native_per_s"):
             print(f"  {key:26} {report[key]:>12,}")
         print(f"  {'eval7_from_strings_per_s':26} {report['eval7_from_strings_per_s']:>12,}")
-        print(f"  import sdk.evaluate        {seconds_to_import * 1000:9.2f} ms")
+        print(f"  import sdk.evaluator        {seconds_to_import * 1000:9.2f} ms")
         print(f"  table entries filled       {report['table_entries']:>12,}")
     if differing:
         print(f"first differing hands: {differing[:5]}", file=sys.stderr)

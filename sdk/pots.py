@@ -2,7 +2,7 @@
 
 The inputs are what every seat put in over the whole hand (its *contribution*), which
 seats folded, and at a showdown a rank per seat still in the hand (higher is better, as
-:func:`sdk.evaluate.evaluate` gives).  Seats are numbered as everywhere in the SDK:
+:func:`sdk.evaluator.evaluate` gives).  Seats are numbered as everywhere in the SDK:
 seat 0 is the button, seat 1 the first seat to its left.
 
 The pots are built in layers: every distinct contribution level cuts the chips into a

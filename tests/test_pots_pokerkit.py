@@ -1,10 +1,10 @@
-"""sdk.pots and sdk.evaluate against PokerKit 0.7.7's pots and payoffs, 2 to 6 seats.
+"""sdk.pots and sdk.evaluator against PokerKit 0.7.7's pots and payoffs, 2 to 6 seats.
 
 PokerKit plays random no-limit hands (blinds 1/2, random short stacks so that all-ins and
 side pots are common, random folds, calls and raises).  Some boards are chosen so that
 several hands tie: a royal flush on the board, or a straight that better hole cards can
 beat.  At the end the test takes each seat's contribution and folds from the hand, ranks
-the hands still in with sdk.evaluate, and compares the payoffs:
+the hands still in with sdk.evaluator, and compares the payoffs:
 
 * **Exact shares.** Each hand is played a second time with every amount multiplied by
   60, so every split among at most 6 winners is whole; PokerKit's payoffs there, divided
@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from sdk.evaluate import evaluate
+from sdk.evaluator import evaluate
 from sdk.pots import chip_shares, exact_pot_deltas, pot_deltas, side_pots
 from sdk.rules import RANKS, SUITS
 

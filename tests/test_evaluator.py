@@ -1,4 +1,4 @@
-"""sdk.evaluate against eval7: the same rank number for the same cards, 5 to 8 cards.
+"""sdk.evaluator against eval7: the same rank number for the same cards, 5 to 8 cards.
 
 eval7 is the engine's evaluator; the SDK's must agree with it exactly, or a bot would
 settle a showdown differently from the engine.  Eight cards are also checked against the
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sdk.evaluate import CATEGORIES, evaluate, hand_category
+from sdk.evaluator import CATEGORIES, evaluate, hand_category
 from sdk.rules import RANKS, SUITS
 
 DECK = [rank + suit for rank in RANKS for suit in SUITS]
@@ -29,7 +29,7 @@ def eval7_rank(cards: list[str]) -> int:
 
 
 def rank(hand: str) -> int:
-    """sdk.evaluate's rank for space-separated cards."""
+    """sdk.evaluator's rank for space-separated cards."""
     return evaluate(hand.split())
 
 

@@ -104,7 +104,7 @@ def hand_category(rank: int) -> str:
     """The name of a rank's category, for example ``"Full House"`` (eval7's ``handtype`` names)."""
     category = rank >> 24
     if not 0 <= category < len(CATEGORIES) or rank < 0:
-        raise ValueError(f"{rank} is not a hand rank from sdk.evaluate.evaluate.")
+        raise ValueError(f"{rank} is not a hand rank from sdk.evaluator.evaluate.")
     return CATEGORIES[category]
 
 
