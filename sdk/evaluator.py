@@ -25,7 +25,7 @@ combinations for seven cards), so importing costs nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from .rules import RANKS, SUITS
 
@@ -72,8 +72,8 @@ _PLAIN: dict[int, int] = {}
 _SUITED: dict[int, int] = {}
 
 
-def evaluate(cards: Sequence[str]) -> int:
-    """The rank of the best five-card hand among ``cards`` (5 to 8 cards like ``"Ah"``).
+def evaluate(cards: Collection[str]) -> int:
+    """The rank of the best five-card hand among ``cards`` (a list, tuple or set of 5 to 8 cards).
 
     Higher is better and equal ranks tie; the number equals ``eval7.evaluate`` on the
     same cards.  Raises :class:`ValueError` for an unknown card, a repeated card or a
@@ -81,9 +81,9 @@ def evaluate(cards: Sequence[str]) -> int:
     """
     try:
         total = sum(map(_CARD_VALUES.__getitem__, cards))
+        count = len(cards)
     except (KeyError, TypeError):
         raise ValueError(_problem(cards)) from None
-    count = len(cards)
     if not 5 <= count <= 8 or (total >> _CARD_SHIFT).bit_count() != count:
         # Distinct cards add without carries, so the card set has one bit per card.
         raise ValueError(_problem(cards))
@@ -114,11 +114,13 @@ def _problem(cards: object) -> str:
         return (
             f"evaluate() takes a list of cards like ['Ah', 'Kd', ...], not the string {cards!r}."
         )
-    try:
-        items = list(cards)  # type: ignore[call-overload]
-    except TypeError:
-        return f"evaluate() takes a list of cards like ['Ah', 'Kd', ...], not {cards!r}."
-    unknown = [card for card in items if card not in _CARD_VALUES]
+    if not isinstance(cards, Collection):
+        return (
+            "evaluate() takes a list of cards like ['Ah', 'Kd', ...], not a "
+            f"{type(cards).__name__}."
+        )
+    items = list(cards)
+    unknown = [card for card in items if not isinstance(card, str) or card not in _CARD_VALUES]
     if unknown:
         return (
             f"{unknown[0]!r} is not a card: write a rank of {RANKS} followed by a suit "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from typing import Any
 
 import eval7
 import pytest
@@ -103,6 +104,8 @@ def test_boundary_orderings() -> None:
     assert hand_category(rank("Ah 9h 8h 7h 6h 5h Kd")) == "Straight Flush"
     # Suits never matter otherwise.
     assert rank("Ac Kd Qh Js 9c") == rank("As Kh Qd Jc 9s")
+    # Any sequence or set of cards will do.
+    assert evaluate(("Ac", "Kd", "Qh", "Js", "9c")) == evaluate({"Ac", "Kd", "Qh", "Js", "9c"})
 
 
 def test_categories_match_eval7_handtype() -> None:
@@ -132,9 +135,12 @@ def test_categories_match_eval7_handtype() -> None:
         (["Ah", "Kd", "Qh", "Js", "Ah"], "Ah appears more than once"),
         ("AhKdQhJsTs", "not the string"),
         ([1, 2, 3, 4, 5], "1 is not a card"),
+        ([["Ah"], "Kd", "Qh", "Js", "Ts"], r"\['Ah'\] is not a card"),
+        ((card for card in DECK[:7]), "not a generator"),
+        (None, "not a NoneType"),
     ],
 )
-def test_bad_cards_are_refused_with_a_sentence(cards: list[str], message: str) -> None:
+def test_bad_cards_are_refused_with_a_sentence(cards: Any, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         evaluate(cards)
 
