@@ -127,7 +127,10 @@ class GameDef:
                 "kit gives every seat the same stack"
             )
         if self.betting == "nolimit" and any(n != UNLIMITED_RAISES for n in self.max_raises):
-            problems.append("a no-limit game with a cap on raises (maxRaises)")
+            problems.append(
+                f"maxRaises caps the raises of a no-limit game at "
+                f"{' '.join(map(str, self.max_raises))}, where the kit allows any number"
+            )
         if problems:
             return "The kit cannot play this game: " + "; ".join(problems) + "."
         return None

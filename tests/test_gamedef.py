@@ -121,7 +121,7 @@ def test_kuhn_poker_is_not_playable_and_says_why() -> None:
         ({"blind": (10, 0)}, "needs 'big small' with 0 < small <= big"),
         ({"first_player": (1, 1, 1, 1)}, "firstPlayer is 1 1 1 1, where the kit plays 2 1 1 1"),
         ({"stack": (400, 500)}, "the stacks differ by position (400 500)"),
-        ({"max_raises": (3, 4, 4, 4)}, "a no-limit game with a cap on raises"),
+        ({"max_raises": (3, 4, 4, 4)}, "maxRaises caps the raises of a no-limit game at 3 4 4 4"),
         ({"num_board_cards": (0, 3, 2, 0)}, "it is not Texas hold'em"),
     ],
 )
