@@ -175,37 +175,35 @@ class GameDef:
         ) and self.num_board_cards == (0, 3, 1, 1)
 
 
-# name in the file (lower case) -> (GameDef field, one value per: "game", "position" or "round")
-_KEYS: Mapping[str, tuple[str, str]] = {
-    "numplayers": ("num_players", "game"),
-    "numrounds": ("num_rounds", "game"),
-    "stack": ("stack", "position"),
-    "blind": ("blind", "position"),
-    "raisesize": ("raise_size", "round"),
-    "firstplayer": ("first_player", "round"),
-    "maxraises": ("max_raises", "round"),
-    "numsuits": ("num_suits", "game"),
-    "numranks": ("num_ranks", "game"),
-    "numholecards": ("num_hole_cards", "game"),
-    "numboardcards": ("num_board_cards", "round"),
+@dataclass(frozen=True, slots=True)
+class _Parameter:
+    """One parameter of a game file: its spelling, its GameDef field, how many values."""
+
+    name: str  # as the ACPC files spell it; read in any case
+    field: str
+    per: Literal["game", "position", "round"]  # one value per game, position or round
+    example: str | None  # shown when a required parameter is missing; None: optional
+
+
+_PARAMETERS = (
+    _Parameter("numPlayers", "num_players", "game", "2"),
+    _Parameter("numRounds", "num_rounds", "game", "4"),
+    _Parameter("stack", "stack", "position", None),
+    _Parameter("blind", "blind", "position", "10 5"),
+    _Parameter("raiseSize", "raise_size", "round", None),
+    _Parameter("firstPlayer", "first_player", "round", None),
+    _Parameter("maxRaises", "max_raises", "round", None),
+    _Parameter("numSuits", "num_suits", "game", "4"),
+    _Parameter("numRanks", "num_ranks", "game", "13"),
+    _Parameter("numHoleCards", "num_hole_cards", "game", "2"),
+    _Parameter("numBoardCards", "num_board_cards", "round", "0 3 1 1"),
+)
+_BY_NAME = {parameter.name.lower(): parameter for parameter in _PARAMETERS}
+_BY_FIELD = {parameter.field: parameter for parameter in _PARAMETERS}
+# How error messages name a GameDef field: its spelling in the files.
+_SPELLING = {parameter.field: parameter.name for parameter in _PARAMETERS} | {
+    "betting": "limit/nolimit"
 }
-_PER = {key: per for key, per in _KEYS.values()}
-_SPELLING = {
-    "num_players": "numPlayers",
-    "num_rounds": "numRounds",
-    "stack": "stack",
-    "blind": "blind",
-    "raise_size": "raiseSize",
-    "first_player": "firstPlayer",
-    "max_raises": "maxRaises",
-    "num_suits": "numSuits",
-    "num_ranks": "numRanks",
-    "num_hole_cards": "numHoleCards",
-    "num_board_cards": "numBoardCards",
-    "betting": "limit/nolimit",
-}
-_REQUIRED = ("num_players", "num_rounds", "blind", "num_suits", "num_ranks", "num_hole_cards",
-             "num_board_cards")
 
 
 def parse_gamedef(text: str) -> GameDef:
@@ -242,14 +240,14 @@ def parse_gamedef(text: str) -> GameDef:
             continue
         if name.lower() == "gamedef":
             raise GameDefError("a second GAMEDEF before END GAMEDEF closes the first.", number)
-        if name.lower() not in _KEYS:
+        if name.lower() not in _BY_NAME:
             raise GameDefError(
                 f"unknown parameter {name!r}; the parameters are limit, nolimit, "
-                + ", ".join(_SPELLING[key] for key, _ in _KEYS.values())
+                + ", ".join(parameter.name for parameter in _PARAMETERS)
                 + ".",
                 number,
             )
-        key, _ = _KEYS[name.lower()]
+        key = _BY_NAME[name.lower()].field
         if key in seen:
             raise GameDefError(
                 f"{_SPELLING[key]} is given twice (here and on line {seen[key][0]}); keep one.",
@@ -309,11 +307,11 @@ def _build(
     end: int,
 ) -> GameDef:
     """The GameDef from the parsed lines: defaults, counts per position and round, checks."""
-    for key in _REQUIRED:
-        if key not in seen:
+    for parameter in _PARAMETERS:
+        if parameter.example is not None and parameter.field not in seen:
             raise GameDefError(
-                f"the game definition (lines {start}-{end}) has no {_SPELLING[key]} line; "
-                f"add one, for example '{_SPELLING[key]} = {_EXAMPLES[key]}'."
+                f"the game definition (lines {start}-{end}) has no {parameter.name} line; "
+                f"add one, for example '{parameter.name} = {parameter.example}'."
             )
     kind: Betting = betting[1] if betting is not None else "limit"  # the dealer's default
     if kind == "limit" and "raise_size" not in seen:
@@ -323,7 +321,7 @@ def _build(
         )
     single = {}
     for key, (number, values) in seen.items():
-        if _PER[key] == "game":
+        if _BY_FIELD[key].per == "game":
             if len(values) != 1:
                 raise GameDefError(
                     f"{_SPELLING[key]} takes one value, not {len(values)}.", number
@@ -352,7 +350,7 @@ def _build(
             lists[key] = tuple(defaults[key])
             continue
         number, values = seen[key]
-        per = _PER[key]
+        per = _BY_FIELD[key].per
         needed, what = (players, "numPlayers") if per == "position" else (rounds, "numRounds")
         if len(values) != needed:
             raise GameDefError(
@@ -381,16 +379,6 @@ def _build(
             raise GameDefError(str(error), seen[error.key][0]) from None
         raise
 
-
-_EXAMPLES = {
-    "num_players": "2",
-    "num_rounds": "4",
-    "blind": "10 5",
-    "num_suits": "4",
-    "num_ranks": "13",
-    "num_hole_cards": "2",
-    "num_board_cards": "0 3 1 1",
-}
 
 
 def _validate(game: GameDef) -> None:
