@@ -15,7 +15,9 @@ A bot derives from :class:`Bot`, reads :class:`GameState` and
         run_bot(Player(), parse_args())
 
 The MIT skeleton's module names work too: ``sdk.actions``, ``sdk.states``,
-``sdk.bot`` and ``sdk.runner``.
+``sdk.bot`` and ``sdk.runner``.  :func:`evaluate` ranks a showdown hand (5 to 8 cards,
+eval7's numbers); ``sdk.pots`` (side pots) and ``sdk.gamedef`` (ACPC game files) are
+imported on their own, to keep this import small.
 """
 
 from .actions import (
@@ -31,6 +33,7 @@ from .actions import (
 )
 from .bot import Bot
 from .client import BotClient
+from .evaluator import evaluate, hand_category
 from .payoffs import bounty_hit, hand_deltas
 from .protocol import ProtocolError, decode_action, decode_message, encode_action, encode_message
 from .rules import VARIANTS, BountyRules, Rules, RulesError, SwapRules, rules_from_environment
@@ -67,6 +70,8 @@ __all__ = [
     "decode_message",
     "encode_action",
     "encode_message",
+    "evaluate",
+    "hand_category",
     "hand_deltas",
     "parse_args",
     "rules_from_environment",
