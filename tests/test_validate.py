@@ -754,7 +754,7 @@ def test_peak_memory_is_measured(tmp_path: Path) -> None:
     assert "Peak memory" in report["memory"].message
 
 
-def test_exceptions_the_sdk_covered_for_are_a_warning(tmp_path: Path) -> None:
+def test_exceptions_the_sdk_covered_for_are_bot_error_faults(tmp_path: Path) -> None:
     bot = set_player(make_good_bot(tmp_path), """
         from sdk import Bot, parse_args, run_bot
 
@@ -765,6 +765,6 @@ def test_exceptions_the_sdk_covered_for_are_a_warning(tmp_path: Path) -> None:
         run_bot(Player(), parse_args())
     """)
     report = validate(bot, FAST)
-    assert report.ok and report["smoke_match"].status is Status.WARN
-    assert "get_action raised" in report["smoke_match"].message
-    assert not validate(bot, ValidateOptions(hands=10, strict=True)).ok
+    assert not report.ok and report["smoke_match"].status is Status.FAIL
+    message = report["smoke_match"].message
+    assert "bot_error" in message and "KeyError: 'oops'" in message

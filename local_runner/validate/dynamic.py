@@ -51,7 +51,7 @@ DYNAMIC_CHECKS = ("build", "connect", "smoke_match", "reply_times", "memory", "c
 BOT_NAME = "submission"
 _UNSTARTED = (FaultKind.BUILD_FAILED, FaultKind.NEVER_CONNECTED)
 _PLAY_FAULTS = (FaultKind.ILLEGAL, FaultKind.MISFORMATTED, FaultKind.TIMEOUT, FaultKind.CRASH,
-                FaultKind.DISCONNECTED)
+                FaultKind.DISCONNECTED, FaultKind.BOT_ERROR)
 _SDK_PREFIX = WARNING_PREFIX  # how the SDK's client starts its warnings
 _LOG_READ = 1 << 20  # bytes of a bot's log searched for them
 _LOG_HINT = "Run the bot with `pokerbots scrimmage BOT_DIR` and read its log."
@@ -196,6 +196,9 @@ def check_smoke_match(matches: list[SmokeMatch]) -> CheckResult:
         for m in matches)
     counts = {kind: _count(matches, kind) for kind in _PLAY_FAULTS}
     faults = ", ".join(f"{n} {kind.value}" for kind, n in counts.items() if n)
+    defaulted = sum(match.bot.defaulted for match in matches)
+    if defaulted:  # a bot that stopped answering must not look like "1 timeout"
+        faults += f"; then {defaulted} of its decisions were played by default without asking it"
     if faults:
         return CheckResult.failed(
             "smoke_match", f"Faults in the smoke match: {faults}; first, "
