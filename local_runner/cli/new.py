@@ -13,7 +13,6 @@ import argparse
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
 
 from ..new import (
     BOT_NAME_PATTERN,
@@ -25,6 +24,7 @@ from ..new import (
     create_bot,
     target_problem,
 )
+from .console import make_console, print_error, styled
 
 __all__ = ["register", "run"]
 
@@ -103,12 +103,11 @@ def _ask(question: Question, default: str, console: Console) -> str:
     while True:
         if question.multiline:
             console.print(
-                f"{escape(question.prompt)} (finish with an empty line; an empty first line "
-                "keeps the default):",
-                highlight=False,
+                f"{question.prompt} (finish with an empty line; an empty first line "
+                "keeps the default):"
             )
             if default:
-                console.print(f"[dim]default: {escape(default)}[/]", highlight=False)
+                console.print(styled((f"default: {default}", "dim")))
             lines: list[str] = []
             while True:
                 line = _read("  > ")
@@ -123,7 +122,7 @@ def _ask(question: Question, default: str, console: Console) -> str:
         problem = answer_problem(question.key, answer)
         if problem is None:
             return answer
-        console.print(f"[bold red]error:[/] {escape(problem)}", highlight=False)
+        print_error(console, problem)
 
 
 def _interview(path: Path, given: dict[str, str], console: Console) -> dict[str, str]:
@@ -145,9 +144,8 @@ def _interview(path: Path, given: dict[str, str], console: Console) -> dict[str,
 
 def run(args: argparse.Namespace) -> int:
     """Create the bot the arguments describe; 0 when created, 2 for bad answers."""
-    # soft_wrap: long messages and paths stay on one line when the output is not a terminal.
-    console = Console(highlight=False, soft_wrap=True)
-    errors = Console(stderr=True, highlight=False, soft_wrap=True)
+    console = make_console()
+    errors = make_console(stderr=True)
     path: Path = args.path
     try:
         answers = _parse_sets(list(args.answers))
@@ -159,30 +157,31 @@ def run(args: argparse.Namespace) -> int:
         project = create_bot(path, answers, force=args.force)
     except NewBotError as error:
         for line in error.problems:
-            errors.print(f"[bold red]error:[/] {escape(line)}")
+            print_error(errors, line)
         errors.print("Nothing was written.")
         return 2
     except _Cancelled:
-        errors.print(
-            "[bold red]error:[/] the input ended before every question was answered; "
-            "nothing was written. Pass --no-input (with --set KEY=VALUE answers) to ask nothing."
+        print_error(
+            errors,
+            "the input ended before every question was answered; nothing was written. "
+            "Pass --no-input (with --set KEY=VALUE answers) to ask nothing.",
         )
         return 2
     except KeyboardInterrupt:
         errors.print("Cancelled; nothing was written.")
         return 130
     except OSError as error:
-        errors.print(
-            f"[bold red]error:[/] could not write the bot to {escape(str(path))}: "
-            f"{escape(str(error))}. Check the path and its permissions."
+        print_error(
+            errors,
+            f"could not write the bot to {path}: {error}. Check the path and its permissions.",
         )
         return 1
-    shown = escape(str(project))
-    console.print(f"Created the bot [bold]{shown}[/]. Next steps:")
+    shown = str(project)
+    console.print(styled("Created the bot ", (shown, "bold"), ". Next steps:"))
     for command, why in (
         (f"cd {shown} && python -m pytest", "run the bot's own tests"),
         (f"pokerbots scrimmage {shown}", "play a match against builtin:random"),
         (f"pokerbots validate {shown}", "check it the way the competition server will"),
     ):
-        console.print(f"  {command}  [dim]# {why}[/]")
+        console.print(styled(f"  {command}  ", (f"# {why}", "dim")))
     return 0

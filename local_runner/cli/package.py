@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rich.console import Console
 from rich.text import Text
 
 from ..package import PackageError, package_bot
 from ..validate import ValidateUsageError
 from ..validate.checks import format_bytes
+from .console import make_console
 from .validate import (
     add_validate_options,
     options_from_args,
@@ -49,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Package and validate; 0 when the archive is valid, 1 when not, 2 on usage errors."""
-    errors = Console(stderr=True)
+    errors = make_console(stderr=True)
     try:
         options = options_from_args(args)
         output = package_bot(args.bot_dir, args.output)
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         errors.print("Interrupted; the archive was written but not validated.")
         return 130
-    console = Console()
+    console = make_console()
     if not args.json:
         console.print(Text(written, style="bold"))
     show(console, report, as_json=args.json)

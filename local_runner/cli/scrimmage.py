@@ -21,6 +21,7 @@ from ..scrimmage import BotSpec, UsageError, run_scrimmage
 from ..standings import ci_sentence
 from ..stats import Summary
 from .arguments import non_negative_int, positive_int
+from .console import make_console, print_error, print_warning
 from .render import describe_faults, result_table
 
 __all__ = ["register", "run"]
@@ -96,8 +97,8 @@ def _bot_texts(names: list[str]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Play the scrimmage the arguments describe; 0 when the match completed."""
-    console = Console(stderr=args.json)
-    error_console = Console(stderr=True, soft_wrap=True)
+    console = make_console(stderr=args.json)
+    error_console = make_console(stderr=True)
     try:
         specs = [BotSpec.parse(text) for text in _bot_texts(list(args.bots))]
         config = load_config(args.config).with_overrides(
@@ -113,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
             result = _play(specs, config, out_dir, console, show, args.sandbox)
             summary, interrupted, hands = result.to_dict(), result.interrupted, result.hands_played
     except (UsageError, ConfigError) as error:
-        error_console.print(f"[bold red]error:[/] {error}", highlight=False)
+        print_error(error_console, str(error))
         return 2
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -135,9 +136,9 @@ def _plot(out_dir: Path, console: Console, error_console: Console) -> None:
     try:
         path = plot_match_bankroll(out_dir)
     except PlotUnavailable as error:
-        error_console.print(f"[bold yellow]warning:[/] {error}", highlight=False)
+        print_warning(error_console, str(error))
         return
-    console.print(f"Chart: {path}", highlight=False)
+    console.print(f"Chart: {path}")
 
 
 @contextmanager
@@ -149,7 +150,7 @@ def _progress(
         yield None
         return
     columns = (
-        TextColumn("[bold]{task.description}"),
+        TextColumn("{task.description}", style="bold", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("hands"),
@@ -207,17 +208,13 @@ def _report(console: Console, result: MatchResult, out_dir: Path) -> None:
     console.print(result_table(result))
     names = (result.players[0].name, result.players[1].name)
     for line in _verdict_lines(names, result.summaries):
-        console.print(line, highlight=False, soft_wrap=True)
+        console.print(line)
     for line in describe_faults(result):
-        console.print(line, highlight=False)
+        console.print(line)
     for player in result.players:
         if any(player.fault_counts.get(kind) for kind in _SEE_THE_LOG):
-            console.print(f"What {player.name} printed is in {out_dir / (player.name + '.log')}",
-                          highlight=False, soft_wrap=True)  # fmt: skip
-    console.print(
-        f"Logs: {out_dir}/ (gamelog.txt, hands.jsonl, summary.json)",
-        highlight=False,
-    )
+            console.print(f"What {player.name} printed is in {out_dir / (player.name + '.log')}")
+    console.print(f"Logs: {out_dir}/ (gamelog.txt, hands.jsonl, summary.json)")
 
 
 def _pair_table(duplicate: DuplicateResult) -> Table:
@@ -251,11 +248,8 @@ def _report_duplicate(console: Console, duplicate: DuplicateResult, out_dir: Pat
         table.title = f"{directory}: {table.title}"
         console.print(table)
         for line in describe_faults(half):
-            console.print(line, highlight=False)
+            console.print(line)
     console.print(_pair_table(duplicate))
     for line in _verdict_lines(duplicate.names, duplicate.summaries(), duplicate=True):
-        console.print(line, highlight=False, soft_wrap=True)
-    console.print(
-        f"Logs: {out_dir}/ (summary.json; each half's logs in half-1/ and half-2/)",
-        highlight=False,
-    )
+        console.print(line)
+    console.print(f"Logs: {out_dir}/ (summary.json; each half's logs in half-1/ and half-2/)")
