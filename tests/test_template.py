@@ -255,15 +255,17 @@ def test_the_projects_own_tests_pass(baked: Baked) -> None:
     assert completed.returncode == 0, completed.stdout + completed.stderr
     summary = completed.stdout.strip().splitlines()[-1]
     assert "passed" in summary and "skipped" not in summary and "failed" not in summary
+    assert "warning" not in summary, completed.stdout  # eval7's DeprecationWarnings are hidden
 
 
 def test_the_projects_tests_are_skipped_with_a_reason_without_the_kit(
     default_project: Baked,
 ) -> None:
     # sys.modules[name] = None makes `import local_runner` fail, as it does without the kit.
+    # No -rs: the reason must show without asking for it.
     hide_the_kit = (
         "import sys, pytest; sys.modules['local_runner'] = None; "
-        "sys.exit(pytest.main(['-q', '-rs', '-p', 'no:cacheprovider']))"
+        "sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider']))"
     )
     completed = subprocess.run(
         [sys.executable, "-c", hide_the_kit],
@@ -275,7 +277,9 @@ def test_the_projects_tests_are_skipped_with_a_reason_without_the_kit(
     )
     assert completed.returncode == 5, completed.stdout  # pytest: no test was collected
     assert "1 skipped" in completed.stdout
-    assert "the pokerbots kit is not installed" in completed.stdout
+    assert "SKIPPED: the pokerbots kit is not installed" in completed.stdout
+    assert f"{sys.executable} -m pip install -e PATH/TO/pokerbots-kit" in completed.stdout
+    assert "pip install pokerbots-kit" not in completed.stdout  # not on any package index
 
 
 def test_player_is_clean_under_mypy_strict(baked: Baked) -> None:
