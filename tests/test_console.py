@@ -124,3 +124,54 @@ def test_a_bot_replying_markup_on_a_narrow_terminal(tmp_path: Path) -> None:
     assert "Traceback" not in output
     assert "'[/]'" in output
     assert f"Logs: {out}/ (gamelog.txt, hands.jsonl, summary.json)" in output
+
+
+# -- progress off a terminal ---------------------------------------------------------
+
+
+def test_a_scrimmage_off_a_terminal_prints_plain_progress_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from local_runner.cli import main, progress
+
+    monkeypatch.setattr(progress, "EVERY", 0.0)  # a line after every hand
+    status = main(
+        ["scrimmage", "builtin:checkcall", "builtin:raise", "--rounds", "20", "--seed", "1",
+         "--out", str(tmp_path / "out")]
+    )  # fmt: skip
+    assert status == 0
+    lines = capsys.readouterr().out.splitlines()
+    progress_lines = [line for line in lines if line.startswith("checkcall vs raise: ")]
+    assert progress_lines[0].startswith("checkcall vs raise: 1/20 hands (5%) after ")
+    assert progress_lines[-1].startswith("checkcall vs raise: 20/20 hands (100%) after ")
+    assert len(progress_lines) == 20
+
+
+def test_the_scrimmage_progress_is_quiet_for_short_runs_and_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from local_runner.cli import main
+
+    args = ["scrimmage", "builtin:checkcall", "builtin:raise", "--rounds", "20"]
+    assert main([*args, "--out", str(tmp_path / "a")]) == 0
+    assert " hands (" not in capsys.readouterr().out  # done long before the first line is due
+    assert main([*args, "--out", str(tmp_path / "b"), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["rounds"] == 20 and captured.err == ""
+
+
+def test_a_heartbeat_prints_while_nothing_else_does() -> None:
+    import io
+    import time
+
+    from local_runner.cli.console import make_console
+    from local_runner.cli.progress import Heartbeat
+
+    console = make_console()
+    console.file = io.StringIO()
+    with Heartbeat(console, lambda: "still playing", every=0.05) as heartbeat:
+        time.sleep(1.5)  # the thread looks every 0.05 s
+        heartbeat.touch()
+    lines = console.file.getvalue().splitlines()
+    assert lines and set(lines) == {"still playing"}
+    assert len(lines) < 40  # at most one line a period, not one per look

@@ -22,6 +22,7 @@ from ..standings import ci_sentence
 from ..stats import Summary
 from .arguments import non_negative_int, positive_int
 from .console import make_console, print_error, print_warning
+from .progress import PlainProgress
 from .render import describe_faults, result_table
 
 __all__ = ["register", "run"]
@@ -145,9 +146,20 @@ def _plot(out_dir: Path, console: Console, error_console: Console) -> None:
 def _progress(
     console: Console, show: bool, description: str, total: int
 ) -> Iterator[Callable[[HandRecord], None] | None]:
-    """A progress bar over ``total`` hands, as a hand observer (None when not shown)."""
-    if not show or not console.is_terminal:
+    """A progress bar over ``total`` hands, as a hand observer (None when not shown).
+
+    Off a terminal there is no bar: a plain line now and then says how far the match is.
+    """
+    if not show:
         yield None
+        return
+    if not console.is_terminal:
+        plain = PlainProgress(console, description, total, "hands")
+
+        def count(record: HandRecord) -> None:
+            plain.advance()
+
+        yield count
         return
     columns = (
         TextColumn("{task.description}", style="bold", markup=False),

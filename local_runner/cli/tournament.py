@@ -38,6 +38,7 @@ from ..tournament import (
 )
 from .arguments import non_negative_int, positive_int
 from .console import make_console, print_error, print_warning, styled
+from .progress import Heartbeat, elapsed
 
 __all__ = ["register", "run"]
 
@@ -166,17 +167,30 @@ def _play(
     if args.json:
         return run_tournament(plan, out_dir, executor, resume=args.resume, ship_bots=ship)
     if not console.is_terminal:
+        # A line per finished match, and a plain progress line while long matches run.
+        started = time.monotonic()
+        done = [0]
 
-        def log_line(summary: MatchSummary, standings: Standings) -> None:
-            chips = ", ".join(
-                f"{name} {chips:+d}"
-                for name, chips in zip(summary.players, summary.chips, strict=True)
+        def still_playing() -> str:
+            return (
+                f"{done[0]}/{total} matches recorded after {elapsed(time.monotonic() - started)}"
+                "; still playing"
             )
-            console.print(f"[{standings.matches}/{total}] match {summary.match_id}: {chips}")
 
-        return run_tournament(
-            plan, out_dir, executor, resume=args.resume, ship_bots=ship, on_match=log_line
-        )
+        with Heartbeat(console, still_playing) as heartbeat:
+
+            def log_line(summary: MatchSummary, standings: Standings) -> None:
+                done[0] = standings.matches
+                chips = ", ".join(
+                    f"{name} {chips:+d}"
+                    for name, chips in zip(summary.players, summary.chips, strict=True)
+                )
+                console.print(f"[{standings.matches}/{total}] match {summary.match_id}: {chips}")
+                heartbeat.touch()
+
+            return run_tournament(
+                plan, out_dir, executor, resume=args.resume, ship_bots=ship, on_match=log_line
+            )
     progress = Progress(
         TextColumn("matches", style="bold", markup=False),
         BarColumn(),
