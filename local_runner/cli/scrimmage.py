@@ -22,6 +22,7 @@ from ..standings import ci_sentence
 from ..stats import Summary
 from .arguments import non_negative_int, positive_int
 from .console import make_console, print_error, print_warning
+from .outputs import prepare_scrimmage_folder
 from .progress import PlainProgress
 from .render import describe_faults, result_table
 
@@ -51,7 +52,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--seed", type=non_negative_int, help="seed for the deal (default: random, recorded)"
     )
-    parser.add_argument("--out", type=Path, help="output directory (default: runs/scrimmage-TIME)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="output directory (default: runs/scrimmage-TIME); a previous scrimmage's files "
+        "in it are removed first, a folder holding anything else is refused",
+    )
     parser.add_argument("--config", type=Path, help="a TOML match config (flags override it)")
     parser.add_argument(
         "--json", action="store_true", help="print summary.json to stdout instead of tables"
@@ -106,6 +112,11 @@ def run(args: argparse.Namespace) -> int:
             variant=args.variant, rounds=args.rounds, seed=args.seed
         )
         out_dir = args.out or Path("runs") / time.strftime("scrimmage-%Y%m%d-%H%M%S")
+        cleared = prepare_scrimmage_folder(out_dir)
+        if cleared:
+            console.print(
+                f"Removed the previous scrimmage's files from {out_dir}: {', '.join(cleared)}."
+            )
         show = not args.json
         if args.duplicate:
             duplicate = _play_duplicate(specs, config, out_dir, console, show, args.sandbox)
