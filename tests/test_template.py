@@ -402,13 +402,16 @@ def test_an_existing_non_empty_folder_is_left_alone_without_force(tmp_path: Path
     assert _snapshot(target) == before
 
 
-def test_force_overwrites_template_files_and_keeps_others(tmp_path: Path) -> None:
+def test_force_overwrites_edited_files_only_when_told_and_keeps_others(tmp_path: Path) -> None:
     target = tmp_path / "bot"
     target.mkdir()
     (target / "player.py").write_text("mine\n")
     (target / "notes.txt").write_text("keep me\n")
     (target / "sdk").symlink_to(ROOT / "sdk")
-    create_bot(target, {"variant": "auction"}, force=True)
+    with pytest.raises(NewBotError, match=r"player\.py\. --force overwrites them only with"):
+        create_bot(target, {"variant": "auction"}, force=True)  # player.py is not the template's
+    assert (target / "player.py").read_text() == "mine\n" and (target / "sdk").is_symlink()
+    create_bot(target, {"variant": "auction"}, force=True, overwrite_edited=True)
     assert (target / "notes.txt").read_text() == "keep me\n"
     assert 'VARIANT = "auction"' in (target / "player.py").read_text()
     assert not (target / "sdk").is_symlink() and check_vendored_sdk(target / "sdk").pristine

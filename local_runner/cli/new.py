@@ -17,11 +17,15 @@ from rich.console import Console
 from ..new import (
     BOT_NAME_PATTERN,
     DEFAULT_ANSWERS,
+    OVERWRITE_FLAG,
     QUESTIONS,
     NewBotError,
+    ProjectChanges,
     Question,
     answer_problem,
     create_bot,
+    readme_answers,
+    refresh_bot,
     target_problem,
 )
 from .console import make_console, print_error, styled
@@ -68,7 +72,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--force",
         action="store_true",
-        help="write into an existing, non-empty folder (same-named files are overwritten)",
+        help="write into an existing, non-empty folder: refresh the template's files and the "
+        "SDK, starting from the answers in its README.txt; files you edited are listed and "
+        f"nothing is written unless {OVERWRITE_FLAG} is given too",
+    )
+    parser.add_argument(
+        OVERWRITE_FLAG,
+        dest="overwrite_edited",
+        action="store_true",
+        help="with --force: overwrite the files you edited as well",
     )
     parser.set_defaults(handler=run)
 
@@ -125,14 +137,21 @@ def _ask(question: Question, default: str, console: Console) -> str:
         print_error(console, problem)
 
 
-def _interview(path: Path, given: dict[str, str], console: Console) -> dict[str, str]:
-    """Ask every question ``given`` does not answer; return all the answers."""
+def _interview(
+    path: Path, given: dict[str, str], console: Console, defaults: dict[str, str]
+) -> dict[str, str]:
+    """Ask every question ``given`` does not answer; return all the answers.
+
+    ``defaults`` (the answers in an existing README.txt) come before the kit's defaults.
+    """
     answers = dict(given)
     folder = path.resolve().name
     for question in QUESTIONS:
         if question.key in answers:
             continue
-        if question.key == "bot_name":
+        if question.key in defaults:
+            default = defaults[question.key]
+        elif question.key == "bot_name":
             default = folder if BOT_NAME_PATTERN.fullmatch(folder) else ""
         elif question.key == "members":
             default = ""  # the leader alone
@@ -152,9 +171,14 @@ def run(args: argparse.Namespace) -> int:
         problem = target_problem(path, args.force)
         if problem is not None:
             raise NewBotError(problem)
+        refreshing = args.force and path.is_dir() and any(path.iterdir())
+        defaults = (readme_answers(path) or {}) if refreshing else {}
         if not args.no_input:
-            answers = _interview(path, answers, console)
-        project = create_bot(path, answers, force=args.force)
+            answers = _interview(path, answers, console, defaults)
+        if refreshing:
+            changes = refresh_bot(path, answers, overwrite_edited=args.overwrite_edited)
+        else:
+            project = create_bot(path, answers, force=args.force)
     except NewBotError as error:
         for line in error.problems:
             print_error(errors, line)
@@ -176,6 +200,9 @@ def run(args: argparse.Namespace) -> int:
             f"could not write the bot to {path}: {error}. Check the path and its permissions.",
         )
         return 1
+    if refreshing:
+        _report_changes(console, path, changes)
+        return 0
     shown = str(project)
     console.print(styled("Created the bot ", (shown, "bold"), ". Next steps:"))
     for command, why in (
@@ -185,3 +212,22 @@ def run(args: argparse.Namespace) -> int:
     ):
         console.print(styled(f"  {command}  ", (f"# {why}", "dim")))
     return 0
+
+
+def _report_changes(console: Console, path: Path, changes: ProjectChanges) -> None:
+    """Say what ``--force`` did to the existing bot folder, file by file."""
+    console.print(styled("Refreshed the bot ", (str(path), "bold"), " from the template."))
+    for label, names in (
+        ("Added", changes.added),
+        ("Updated", changes.updated),
+        (f"Overwritten although edited ({OVERWRITE_FLAG})", changes.edited),
+    ):
+        if names:
+            console.print(f"{label}: {', '.join(names)}.")
+    if changes.unchanged:
+        console.print(f"Unchanged: {', '.join(changes.unchanged)}.")
+    if changes.sdk is None:
+        console.print("sdk/: a fresh copy of the kit's SDK.")
+    else:
+        for line in changes.sdk.describe("sdk/"):
+            console.print(line)
