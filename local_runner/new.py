@@ -183,7 +183,7 @@ def template_directory() -> Path:
             return candidate
     raise NewBotError(
         f"The bot template (templates/bot/cookiecutter.json) was not found next to {package}; "
-        "reinstall pokerbots-kit, or run from the kit's checkout."
+        "reinstall the kit from its checkout (pip install -e .), or run from the checkout."
     )
 
 
