@@ -50,7 +50,7 @@ class PlainProgress:
     >>> progress.advance(150)
     >>> progress.advance(1)
     >>> console.file.getvalue()
-    'a vs b: 251/1000 hands (25%) after 31 s\\n'
+    'a vs b: 250/1000 hands (25%) after 31 s\\n'
     """
 
     def __init__(
