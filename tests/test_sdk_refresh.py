@@ -210,3 +210,16 @@ def test_a_hand_written_readme_counts_as_edited(bot: Path) -> None:
     with pytest.raises(NewBotError, match=r"README\.txt"):
         refresh_bot(bot, {"variant": "swap"})
     assert readme.read_text(encoding="utf-8").endswith("My own notes.\n")
+
+
+def test_force_asks_with_the_readme_answers_as_defaults(bot: Path) -> None:
+    before = snapshot(bot)
+    env = {key: value for key, value in os.environ.items() if key != "COLUMNS"}
+    run = subprocess.run(
+        [sys.executable, "-m", "local_runner.cli", "new", str(bot), "--force"],
+        cwd=ROOT, env=env, input="\n" * 20, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "Team name [The Folding Chairs]: " in run.stdout
+    assert "Target variant (nlhe/swap/auction/bounty) [auction]: " in run.stdout
+    assert snapshot(bot) == before  # every default kept: nothing to change
