@@ -5,13 +5,17 @@
 (a) two subprocess bots over sockets, (b) two in-process bots, for each
 variant; and the runner's peak memory over 1 000 and 10 000 in-process hands
 with logs written.  Each figure is the median of ``--repeats`` runs; the
-machine is shared and noisy, so compare ratios within one run.
+machine is shared and noisy, so compare ratios within one run.  Every row says
+the 1-minute load average before and after it was measured: on 2 cores a load
+above 2 means other work was competing for them.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
 import resource
 import statistics
 import subprocess
@@ -92,29 +96,49 @@ def main() -> None:
     rows = []
     for variant in VARIANTS:
         for bot in ("checkcall", "random"):
+            load_before = os.getloadavg()[0]
+            sockets = median_of(repeats, over_sockets, variant, bot, socket_hands)
+            local = median_of(repeats, in_process, variant, bot, local_hands)
             rows.append(
                 {
                     "variant": variant,
                     "bots": bot,
-                    "sockets_hands_per_s": round(
-                        median_of(repeats, over_sockets, variant, bot, socket_hands)
-                    ),
-                    "in_process_hands_per_s": round(
-                        median_of(repeats, in_process, variant, bot, local_hands)
-                    ),
+                    "sockets_hands_per_s": round(sockets),
+                    "in_process_hands_per_s": round(local),
+                    "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
                 }
             )
+    memory_load = os.getloadavg()[0]
     memory = {hands: round(peak_memory_mib(hands), 1) for hands in (1000, 10000)}
+    machine = {
+        "cpus": os.cpu_count(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+    }
     if args.json:
-        print(json.dumps({"throughput": rows, "peak_memory_mib": memory}, indent=2))
+        report = {
+            "machine": machine,
+            "throughput": rows,
+            "peak_memory_mib": memory,
+            "memory_load_average_1min": [round(memory_load, 2), round(os.getloadavg()[0], 2)],
+        }
+        print(json.dumps(report, indent=2))
         return
-    print(f"{'variant':8} {'bots':10} {'sockets h/s':>12} {'in-process h/s':>15}")
+    print(
+        f"{os.cpu_count()} CPUs, Python {platform.python_version()}; load: the 1-minute load "
+        "average before and after each row (other work skews the figures)"
+    )
+    print(f"{'variant':8} {'bots':10} {'sockets h/s':>12} {'in-process h/s':>15} {'load':>11}")
     for row in rows:
+        before, after = row["load_average_1min"]
         print(
             f"{row['variant']:8} {row['bots']:10} {row['sockets_hands_per_s']:>12} "
-            f"{row['in_process_hands_per_s']:>15}"
+            f"{row['in_process_hands_per_s']:>15} {before:>5.2f}-{after:<5.2f}"
         )
-    print(f"runner peak memory: {memory[1000]} MiB at 1 000 hands, {memory[10000]} MiB at 10 000")
+    print(
+        f"runner peak memory: {memory[1000]} MiB at 1 000 hands, {memory[10000]} MiB at 10 000 "
+        f"(load {memory_load:.2f}-{os.getloadavg()[0]:.2f})"
+    )
     print(f"(this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB)")
 
 

@@ -27,6 +27,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from .install import install_command
+
 __all__ = [
     "BotBundle",
     "ExecutorError",
@@ -38,8 +40,6 @@ __all__ = [
 
 #: Files a bundle leaves out: caches and version control, never needed to run a bot.
 _SKIPPED = {"__pycache__", ".git", ".hg", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
-
-_CLUSTER_HINT = "pip install 'pokerbots-kit[cluster]'"
 
 
 class ExecutorError(RuntimeError):
@@ -132,7 +132,8 @@ def open_executor(
         distributed: Any = importlib.import_module("distributed")
     except ImportError:
         raise ExecutorError(
-            f"Running on a Dask cluster needs the distributed package: {_CLUSTER_HINT}."
+            "Running on a Dask cluster needs the distributed package, which is not "
+            f"installed: {install_command('cluster')}"
         ) from None
     try:
         client = distributed.Client(scheduler, timeout="20s")

@@ -50,22 +50,29 @@ from .metadata import (
     parse_readme,
     render_readme,
 )
-from .vendor import vendor_sdk
+from .vendor import SdkRefresh, SdkRefreshError, plan_sdk_refresh, refresh_sdk, vendor_sdk
 
 __all__ = [
     "BOT_NAME_PATTERN",
     "DEFAULT_ANSWERS",
     "MEMBER_SEPARATOR",
     "NewBotError",
+    "OVERWRITE_FLAG",
+    "ProjectChanges",
     "QUESTIONS",
     "Question",
     "answer_problem",
     "create_bot",
     "metadata_from_answers",
     "normalize_answers",
+    "readme_answers",
+    "refresh_bot",
     "target_problem",
     "template_directory",
 ]
+
+#: The command-line flag that lets ``--force`` overwrite files the author edited.
+OVERWRITE_FLAG = "--overwrite-edited"
 
 #: A bot name is used as a directory name and an identifier: a letter, then letters,
 #: digits, ``-`` or ``_``, at most 64 characters in all.
@@ -180,7 +187,7 @@ def template_directory() -> Path:
             return candidate
     raise NewBotError(
         f"The bot template (templates/bot/cookiecutter.json) was not found next to {package}; "
-        "reinstall pokerbots-kit, or run from the kit's checkout."
+        "reinstall the kit from its checkout (pip install -e .), or run from the checkout."
     )
 
 
@@ -360,25 +367,171 @@ def target_problem(path: Path, force: bool = False) -> str | None:
     if path.is_dir() and any(path.iterdir()) and not force:
         return (
             f"The folder {path} already exists and is not empty; choose a new path, or pass "
-            "--force to write the template's files into it (files of the same name are "
-            "overwritten and sdk/ is replaced; other files are kept)."
+            "--force to write the template's files into it (files you edited are listed and "
+            f"kept unless you also pass {OVERWRITE_FLAG}; other files are kept). To update "
+            "only the vendored SDK, run `pokerbots sdk refresh BOT_DIR`."
         )
     return None
 
 
-def create_bot(path: Path, answers: Mapping[str, str] | None = None, force: bool = False) -> Path:
+def readme_answers(path: Path) -> dict[str, str] | None:
+    """The answers held by the README.txt of the bot folder ``path``; None without usable ones.
+
+    ``pokerbots new --force`` starts from these, so refreshing a bot keeps its team's
+    details.  A README.txt the answers could not have produced (unreadable, or a location
+    without a country) gives None.
+    """
+    try:
+        metadata = parse_readme((path / "README.txt").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, MetadataError):
+        return None
+    parts = metadata.location.split(", ")
+    if len(parts) < 2:
+        return None
+    answers = {
+        "bot_name": metadata.bot_name,
+        "team_name": metadata.team_name,
+        "affiliation": metadata.affiliation,
+        "leader_name": metadata.leader.name,
+        "leader_email": metadata.leader.email,
+        "members": f"{MEMBER_SEPARATOR} ".join(str(member) for member in metadata.members),
+        "city": parts[0],
+        "region": ", ".join(parts[1:-1]),
+        "country": parts[-1],
+        "technique": metadata.technique,
+        "references": "\n".join(metadata.references),
+        "variant": metadata.variant,
+    }
+    try:
+        return normalize_answers(answers)
+    except NewBotError:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectChanges:
+    """What ``pokerbots new --force`` changed in an existing bot folder (relative names).
+
+    ``edited`` lists the files that differed from what the template wrote for the bot's
+    own README answers (so the author, or an older kit, wrote them) and were overwritten
+    because that was asked for; ``sdk`` is what happened to the vendored SDK (None when
+    ``sdk/`` was written afresh).
+    """
+
+    added: tuple[str, ...]
+    updated: tuple[str, ...]
+    unchanged: tuple[str, ...]
+    edited: tuple[str, ...]
+    sdk: SdkRefresh | None
+
+
+def _relative_files(root: Path) -> list[str]:
+    """The files of a rendered project, relative and sorted (it holds no sdk/ yet)."""
+    return sorted(path.relative_to(root).as_posix() for path in root.rglob("*") if path.is_file())
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    return (
+        first.is_file()
+        and not first.is_symlink()
+        and second.is_file()
+        and first.read_bytes() == second.read_bytes()
+    )
+
+
+def refresh_bot(
+    path: Path, answers: Mapping[str, str] | None = None, overwrite_edited: bool = False
+) -> ProjectChanges:
+    """Write the template's files and the SDK into the existing bot folder ``path``.
+
+    Answers not given are those of the bot's README.txt (:func:`readme_answers`), else the
+    defaults.  A file is the author's when it differs both from the new rendering and from
+    what the template renders for the README's answers; the vendored SDK's edits are told
+    by ``sdk/VENDORED.json``.  Unless ``overwrite_edited``, any such file raises
+    :class:`NewBotError` listing them all, before anything is written.  Files the template
+    does not write are kept.
+    """
+    path = Path(path)
+    existing = readme_answers(path)
+    merged = {**(existing or {}), **(answers or {})}
+    normalized = normalize_answers(merged, directory_name=path.resolve().name)
+    template = template_directory()
+    with tempfile.TemporaryDirectory(prefix="pokerbots-new-") as scratch:
+        (Path(scratch) / "new").mkdir()
+        (Path(scratch) / "old").mkdir()
+        readme = render_readme(metadata_from_answers(normalized))
+        rendered = _render(template, normalized, readme, Path(scratch) / "new")
+        original = None
+        if existing is not None:
+            old_readme = render_readme(metadata_from_answers(existing))
+            original = _render(template, existing, old_readme, Path(scratch) / "old")
+        added, updated, unchanged, edited = [], [], [], []
+        for name in _relative_files(rendered):
+            target = path / name
+            if not target.exists() and not target.is_symlink():
+                added.append(name)
+            elif _same_file(target, rendered / name):
+                unchanged.append(name)
+            elif original is not None and _same_file(target, original / name):
+                updated.append(name)
+            else:
+                edited.append(name)
+        sdk_dir = path / "sdk"
+        sdk_plan = None
+        if sdk_dir.is_dir() and not sdk_dir.is_symlink():
+            try:
+                sdk_plan = plan_sdk_refresh(sdk_dir)
+            except SdkRefreshError as error:
+                raise NewBotError(str(error)) from None
+        sdk_edited = [f"sdk/{name}" for name in (sdk_plan.edited if sdk_plan else ())]
+        if (edited or sdk_edited) and not overwrite_edited:
+            raise NewBotError(
+                f"These files in {path} differ from what the template wrote there (you "
+                f"edited them, or an older kit wrote them): {', '.join(edited + sdk_edited)}. "
+                f"--force overwrites them only with {OVERWRITE_FLAG}: save your changes "
+                "elsewhere and pass it as well, or run `pokerbots sdk refresh BOT_DIR` to "
+                "update only the SDK."
+            )
+        for name in added + updated + edited:
+            target = path / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.is_symlink() or target.is_file():
+                target.unlink()
+            elif target.is_dir():
+                shutil.rmtree(target)
+            shutil.copy2(rendered / name, target)
+        if sdk_plan is not None:
+            refresh_sdk(sdk_dir, overwrite_edited=True)
+        else:
+            if sdk_dir.is_symlink() or sdk_dir.is_file():
+                sdk_dir.unlink()
+            vendor_sdk(sdk_dir)
+    return ProjectChanges(
+        tuple(added), tuple(updated), tuple(unchanged), tuple(edited + sdk_edited), sdk_plan
+    )
+
+
+def create_bot(
+    path: Path,
+    answers: Mapping[str, str] | None = None,
+    force: bool = False,
+    overwrite_edited: bool = False,
+) -> Path:
     """Create the bot project at ``path`` from ``answers``; return the project's path.
 
     Everything is checked before anything is written: the answers
     (:func:`normalize_answers`) and the target, which must not exist or be an empty
-    folder unless ``force`` is True.  With ``force`` the template's files overwrite those
-    of the same name, ``sdk/`` is replaced by a fresh copy, and other files are kept.
-    Problems raise :class:`NewBotError` and leave the target as it was; an operating
-    system error while writing (a full disk) raises ``OSError`` after removing what
-    this call created.  With the ``acpc`` profile the metadata file is named ``README``
-    (the ACPC server's check looks for that name) instead of ``README.txt``.
+    folder unless ``force`` is True.  With ``force`` a non-empty folder is refreshed
+    with :func:`refresh_bot`: files the author edited are refused unless
+    ``overwrite_edited``.  Problems raise :class:`NewBotError` and leave the target as it
+    was; an operating system error while writing (a full disk) raises ``OSError`` after
+    removing what this call created.  With the ``acpc`` profile the metadata file is named
+    ``README`` (the ACPC server's check looks for that name) instead of ``README.txt``.
     """
     path = Path(path)
+    if force and path.is_dir() and any(path.iterdir()):
+        refresh_bot(path, answers, overwrite_edited)
+        return path
     directory_name = path.resolve().name
     normalized = normalize_answers(answers or {}, directory_name=directory_name)
     problem = target_problem(path, force)

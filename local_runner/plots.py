@@ -1,7 +1,7 @@
 """PNG charts: a match's bankrolls over its hands, and a tournament's cross table as a heat map.
 
-matplotlib is an optional extra (``pip install 'pokerbots-kit[plot]'``); without
-it these functions raise :class:`PlotUnavailable` with that hint.  Figures are
+matplotlib is an optional extra (in the kit's checkout: ``pip install -e '.[plot]'``);
+without it these functions raise :class:`PlotUnavailable` with the command to run.  Figures are
 drawn with matplotlib's object API on the Agg canvas: no window, no global state.
 """
 
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .duplicate import HALF_DIRECTORIES
+from .install import install_command
 from .logs import HANDS_FILE
 from .standings import Standings
 
@@ -34,7 +35,7 @@ def _figure(width: float, height: float) -> Any:
         figure_module: Any = importlib.import_module("matplotlib.figure")
     except ImportError:
         raise PlotUnavailable(
-            "Plots need matplotlib, which is not installed: pip install 'pokerbots-kit[plot]'."
+            f"Plots need matplotlib, which is not installed: {install_command('plot')}"
         ) from None
     return figure_module.Figure(figsize=(width, height), layout="constrained")
 

@@ -129,3 +129,47 @@ def test_a_bot_that_fails_to_build_stops_the_scrimmage_and_names_the_setting(
     assert "build_failed: build exited with status 4" in run.stderr
     assert "compiler says no" in run.stderr
     assert "build_timeout" in run.stderr
+
+
+def test_reusing_out_replaces_the_previous_scrimmage_and_says_so(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    first = pokerbots("scrimmage", "--rounds", "5", "--duplicate", "--out", str(out))
+    assert first.returncode == 0, first.stderr
+    assert (out / "half-1" / "skeleton.log").is_file()  # the skeleton is a real process
+    second = pokerbots("scrimmage", "builtin:random", "builtin:raise", "--rounds", "5",
+                       "--out", str(out))  # fmt: skip
+    assert second.returncode == 0, second.stderr
+    assert f"Removed the previous scrimmage's files from {out}: " in second.stdout
+    assert "half-1/" in second.stdout and "summary.json" in second.stdout
+    # nothing of the first match is left beside the second
+    assert not (out / "half-1").exists() and not (out / "half-2").exists()
+    summary = json.loads((out / "summary.json").read_text())
+    assert [p["name"] for p in summary["players"]] == ["random", "raise"]
+
+
+def test_reusing_out_refuses_a_folder_with_other_files(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    first = pokerbots("scrimmage", "builtin:checkcall", "builtin:raise", "--rounds", "5",
+                      "--out", str(out))  # fmt: skip
+    assert first.returncode == 0, first.stderr
+    (out / "notes.txt").write_text("mine\n")
+    before = sorted(path.name for path in out.iterdir())
+    again = pokerbots("scrimmage", "builtin:checkcall", "--rounds", "5", "--out", str(out))
+    assert again.returncode == 2
+    assert again.stderr == (
+        f"error: The output folder {out} is not empty and holds files a scrimmage did not "
+        "write (notes.txt); choose a new --out folder, or empty this one.\n"
+    )
+    assert sorted(path.name for path in out.iterdir()) == before
+
+
+def test_out_may_be_an_empty_folder_but_not_a_file(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    run = pokerbots("scrimmage", "builtin:checkcall", "builtin:raise", "--rounds", "5",
+                    "--out", str(empty))  # fmt: skip
+    assert run.returncode == 0 and "Removed" not in run.stdout
+    afile = tmp_path / "file"
+    afile.write_text("x")
+    run = pokerbots("scrimmage", "builtin:checkcall", "--rounds", "5", "--out", str(afile))
+    assert run.returncode == 2 and "is a file" in run.stderr

@@ -28,7 +28,9 @@ CLIENT = Path(__file__).resolve().parent / "mit_client" / "player.py"
 HANDS = 500
 
 
-def mit_bot(directory: Path, variant: str, nodelay: bool = True, late_at: int = 0) -> Path:
+def mit_bot(
+    directory: Path, variant: str, nodelay: bool = True, late_at: int = 0, delay: float = 0.0
+) -> Path:
     """A bot directory whose player.py is the independent client, playing ``variant``.
 
     ``nodelay`` turns Nagle's algorithm off on the client's socket; the MIT Python
@@ -39,6 +41,8 @@ def mit_bot(directory: Path, variant: str, nodelay: bool = True, late_at: int = 
     options = ["--nodelay"] if nodelay else []
     if late_at:
         options += ["--late-at", str(late_at)]
+    if delay:
+        options += ["--delay", str(delay)]
     commands = {"build": [], "run": [sys.executable, "player.py", variant, *options]}
     (directory / "commands.json").write_text(json.dumps(commands), encoding="utf-8")
     return directory

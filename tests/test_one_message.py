@@ -134,10 +134,10 @@ def test_a_late_reply_then_normal_play_loses_no_line_and_counts_the_defaults(
     tmp_path: Path, watched_socket_sends: list[tuple[str, int]]
 ) -> None:
     # The independent MIT client (the skeleton's I/O) sleeps half a second before its 5th
-    # reply; the reply timeout is 0.3 s.  Its opponent is a second client process, so the
-    # match does not outrun the late reply.
+    # reply; the reply timeout is 0.3 s.  Its opponent is a second client process that takes
+    # 2 ms a reply, so the 400 hands last well over a second and cannot outrun the late reply.
     late_bot = mit_bot(tmp_path / "late", "nlhe", nodelay=False, late_at=5)
-    other = mit_bot(tmp_path / "other", "nlhe", nodelay=False)
+    other = mit_bot(tmp_path / "other", "nlhe", nodelay=False, delay=0.002)
     rules = Rules.for_variant("nlhe").replace(num_rounds=400)
     config = ScrimmageConfig(rules=rules, seed=3, runner=RunnerSettings(reply_timeout=0.3))
     out = tmp_path / "out"

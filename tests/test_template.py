@@ -257,15 +257,17 @@ def test_the_projects_own_tests_pass(baked: Baked) -> None:
     assert completed.returncode == 0, completed.stdout + completed.stderr
     summary = completed.stdout.strip().splitlines()[-1]
     assert "passed" in summary and "skipped" not in summary and "failed" not in summary
+    assert "warning" not in summary, completed.stdout  # eval7's DeprecationWarnings are hidden
 
 
 def test_the_projects_tests_are_skipped_with_a_reason_without_the_kit(
     default_project: Baked,
 ) -> None:
     # sys.modules[name] = None makes `import local_runner` fail, as it does without the kit.
+    # No -rs: the reason must show without asking for it.
     hide_the_kit = (
         "import sys, pytest; sys.modules['local_runner'] = None; "
-        "sys.exit(pytest.main(['-q', '-rs', '-p', 'no:cacheprovider']))"
+        "sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider']))"
     )
     completed = subprocess.run(
         [sys.executable, "-c", hide_the_kit],
@@ -277,7 +279,9 @@ def test_the_projects_tests_are_skipped_with_a_reason_without_the_kit(
     )
     assert completed.returncode == 5, completed.stdout  # pytest: no test was collected
     assert "1 skipped" in completed.stdout
-    assert "the pokerbots kit is not installed" in completed.stdout
+    assert "SKIPPED: the pokerbots kit is not installed" in completed.stdout
+    assert f"{sys.executable} -m pip install -e PATH/TO/pokerbots-kit" in completed.stdout
+    assert "pip install pokerbots-kit" not in completed.stdout  # not on any package index
 
 
 def test_player_is_clean_under_mypy_strict(baked: Baked) -> None:
@@ -400,13 +404,16 @@ def test_an_existing_non_empty_folder_is_left_alone_without_force(tmp_path: Path
     assert _snapshot(target) == before
 
 
-def test_force_overwrites_template_files_and_keeps_others(tmp_path: Path) -> None:
+def test_force_overwrites_edited_files_only_when_told_and_keeps_others(tmp_path: Path) -> None:
     target = tmp_path / "bot"
     target.mkdir()
     (target / "player.py").write_text("mine\n")
     (target / "notes.txt").write_text("keep me\n")
     (target / "sdk").symlink_to(ROOT / "sdk")
-    create_bot(target, {"variant": "auction"}, force=True)
+    with pytest.raises(NewBotError, match=r"player\.py\. --force overwrites them only with"):
+        create_bot(target, {"variant": "auction"}, force=True)  # player.py is not the template's
+    assert (target / "player.py").read_text() == "mine\n" and (target / "sdk").is_symlink()
+    create_bot(target, {"variant": "auction"}, force=True, overwrite_edited=True)
     assert (target / "notes.txt").read_text() == "keep me\n"
     assert 'VARIANT = "auction"' in (target / "player.py").read_text()
     assert not (target / "sdk").is_symlink() and check_vendored_sdk(target / "sdk").pristine

@@ -384,5 +384,5 @@ def test_plots_explain_how_to_install_matplotlib(
     from local_runner import plots
 
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # as if not installed
-    with pytest.raises(plots.PlotUnavailable, match=r"pip install 'pokerbots-kit\[plot\]'"):
+    with pytest.raises(plots.PlotUnavailable, match=r"-m pip install -e .*\[plot\]'$"):
         plots.plot_match_bankroll(ROOT / "tests")

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 __all__ = ["main"]
 
 # Subcommand modules, in the order `pokerbots --help` lists them.
-COMMANDS = ("new", "scrimmage", "tournament", "validate", "package")
+COMMANDS = ("new", "sdk_command", "scrimmage", "tournament", "validate", "package")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -13,18 +13,22 @@ import argparse
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
 
 from ..new import (
     BOT_NAME_PATTERN,
     DEFAULT_ANSWERS,
+    OVERWRITE_FLAG,
     QUESTIONS,
     NewBotError,
+    ProjectChanges,
     Question,
     answer_problem,
     create_bot,
+    readme_answers,
+    refresh_bot,
     target_problem,
 )
+from .console import make_console, print_error, styled
 
 __all__ = ["register", "run"]
 
@@ -68,7 +72,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--force",
         action="store_true",
-        help="write into an existing, non-empty folder (same-named files are overwritten)",
+        help="write into an existing, non-empty folder: refresh the template's files and the "
+        "SDK, starting from the answers in its README.txt; files you edited are listed and "
+        f"nothing is written unless {OVERWRITE_FLAG} is given too",
+    )
+    parser.add_argument(
+        OVERWRITE_FLAG,
+        dest="overwrite_edited",
+        action="store_true",
+        help="with --force: overwrite the files you edited as well",
     )
     parser.set_defaults(handler=run)
 
@@ -103,12 +115,11 @@ def _ask(question: Question, default: str, console: Console) -> str:
     while True:
         if question.multiline:
             console.print(
-                f"{escape(question.prompt)} (finish with an empty line; an empty first line "
-                "keeps the default):",
-                highlight=False,
+                f"{question.prompt} (finish with an empty line; an empty first line "
+                "keeps the default):"
             )
             if default:
-                console.print(f"[dim]default: {escape(default)}[/]", highlight=False)
+                console.print(styled((f"default: {default}", "dim")))
             lines: list[str] = []
             while True:
                 line = _read("  > ")
@@ -123,17 +134,24 @@ def _ask(question: Question, default: str, console: Console) -> str:
         problem = answer_problem(question.key, answer)
         if problem is None:
             return answer
-        console.print(f"[bold red]error:[/] {escape(problem)}", highlight=False)
+        print_error(console, problem)
 
 
-def _interview(path: Path, given: dict[str, str], console: Console) -> dict[str, str]:
-    """Ask every question ``given`` does not answer; return all the answers."""
+def _interview(
+    path: Path, given: dict[str, str], console: Console, defaults: dict[str, str]
+) -> dict[str, str]:
+    """Ask every question ``given`` does not answer; return all the answers.
+
+    ``defaults`` (the answers in an existing README.txt) come before the kit's defaults.
+    """
     answers = dict(given)
     folder = path.resolve().name
     for question in QUESTIONS:
         if question.key in answers:
             continue
-        if question.key == "bot_name":
+        if question.key in defaults:
+            default = defaults[question.key]
+        elif question.key == "bot_name":
             default = folder if BOT_NAME_PATTERN.fullmatch(folder) else ""
         elif question.key == "members":
             default = ""  # the leader alone
@@ -145,44 +163,71 @@ def _interview(path: Path, given: dict[str, str], console: Console) -> dict[str,
 
 def run(args: argparse.Namespace) -> int:
     """Create the bot the arguments describe; 0 when created, 2 for bad answers."""
-    # soft_wrap: long messages and paths stay on one line when the output is not a terminal.
-    console = Console(highlight=False, soft_wrap=True)
-    errors = Console(stderr=True, highlight=False, soft_wrap=True)
+    console = make_console()
+    errors = make_console(stderr=True)
     path: Path = args.path
     try:
         answers = _parse_sets(list(args.answers))
         problem = target_problem(path, args.force)
         if problem is not None:
             raise NewBotError(problem)
+        refreshing = args.force and path.is_dir() and any(path.iterdir())
+        defaults = (readme_answers(path) or {}) if refreshing else {}
         if not args.no_input:
-            answers = _interview(path, answers, console)
-        project = create_bot(path, answers, force=args.force)
+            answers = _interview(path, answers, console, defaults)
+        if refreshing:
+            changes = refresh_bot(path, answers, overwrite_edited=args.overwrite_edited)
+        else:
+            project = create_bot(path, answers, force=args.force)
     except NewBotError as error:
         for line in error.problems:
-            errors.print(f"[bold red]error:[/] {escape(line)}")
+            print_error(errors, line)
         errors.print("Nothing was written.")
         return 2
     except _Cancelled:
-        errors.print(
-            "[bold red]error:[/] the input ended before every question was answered; "
-            "nothing was written. Pass --no-input (with --set KEY=VALUE answers) to ask nothing."
+        print_error(
+            errors,
+            "the input ended before every question was answered; nothing was written. "
+            "Pass --no-input (with --set KEY=VALUE answers) to ask nothing.",
         )
         return 2
     except KeyboardInterrupt:
         errors.print("Cancelled; nothing was written.")
         return 130
     except OSError as error:
-        errors.print(
-            f"[bold red]error:[/] could not write the bot to {escape(str(path))}: "
-            f"{escape(str(error))}. Check the path and its permissions."
+        print_error(
+            errors,
+            f"could not write the bot to {path}: {error}. Check the path and its permissions.",
         )
         return 1
-    shown = escape(str(project))
-    console.print(f"Created the bot [bold]{shown}[/]. Next steps:")
+    if refreshing:
+        _report_changes(console, path, changes)
+        return 0
+    shown = str(project)
+    console.print(styled("Created the bot ", (shown, "bold"), ". Next steps:"))
     for command, why in (
         (f"cd {shown} && python -m pytest", "run the bot's own tests"),
         (f"pokerbots scrimmage {shown}", "play a match against builtin:random"),
         (f"pokerbots validate {shown}", "check it the way the competition server will"),
     ):
-        console.print(f"  {command}  [dim]# {why}[/]")
+        console.print(styled(f"  {command}  ", (f"# {why}", "dim")))
     return 0
+
+
+def _report_changes(console: Console, path: Path, changes: ProjectChanges) -> None:
+    """Say what ``--force`` did to the existing bot folder, file by file."""
+    console.print(styled("Refreshed the bot ", (str(path), "bold"), " from the template."))
+    for label, names in (
+        ("Added", changes.added),
+        ("Updated", changes.updated),
+        (f"Overwritten although edited ({OVERWRITE_FLAG})", changes.edited),
+    ):
+        if names:
+            console.print(f"{label}: {', '.join(names)}.")
+    if changes.unchanged:
+        console.print(f"Unchanged: {', '.join(changes.unchanged)}.")
+    if changes.sdk is None:
+        console.print("sdk/: a fresh copy of the kit's SDK.")
+    else:
+        for line in changes.sdk.describe("sdk/"):
+            console.print(line)

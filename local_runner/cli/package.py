@@ -6,13 +6,13 @@ import argparse
 from dataclasses import replace
 from pathlib import Path
 
-from rich.console import Console
 from rich.text import Text
 
 from ..package import PackageError, package_bot
 from ..validate import ValidateUsageError
 from ..validate.checks import format_bytes
 from ..validate.profiles import detect_profile
+from .console import make_console
 from .validate import (
     add_validate_options,
     options_from_args,
@@ -52,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Package and validate; 0 when the archive is valid, 1 when not, 2 on usage errors."""
-    errors = Console(stderr=True)
+    errors = make_console(stderr=True)
     try:
         options = options_from_args(args)
         if options.profile is None and Path(args.bot_dir).is_dir():
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         errors.print("Interrupted; the archive was written but not validated.")
         return 130
-    console = Console()
+    console = make_console()
     if not args.json:
         console.print(Text(written, style="bold"))
     show(console, report, as_json=args.json)

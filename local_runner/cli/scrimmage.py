@@ -23,6 +23,9 @@ from ..scrimmage import BotSpec, UsageError, run_scrimmage
 from ..standings import ci_sentence
 from ..stats import Summary
 from .arguments import non_negative_int, positive_int
+from .console import make_console, print_error, print_warning
+from .outputs import prepare_scrimmage_folder
+from .progress import PlainProgress
 from .render import describe_faults, result_table
 
 __all__ = ["register", "run"]
@@ -53,7 +56,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--seed", type=non_negative_int, help="seed for the deal (default: random, recorded)"
     )
-    parser.add_argument("--out", type=Path, help="output directory (default: runs/scrimmage-TIME)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="output directory (default: runs/scrimmage-TIME); a previous scrimmage's files "
+        "in it are removed first, a folder holding anything else is refused",
+    )
     parser.add_argument("--config", type=Path, help="a TOML match config (flags override it)")
     parser.add_argument(
         "--json", action="store_true", help="print summary.json to stdout instead of tables"
@@ -105,14 +113,19 @@ def _bot_texts(names: list[str]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Play the scrimmage the arguments describe; 0 when the match completed."""
-    console = Console(stderr=args.json)
-    error_console = Console(stderr=True, soft_wrap=True)
+    console = make_console(stderr=args.json)
+    error_console = make_console(stderr=True)
     try:
         specs = [BotSpec.parse(text) for text in _bot_texts(list(args.bots))]
         config = load_config(args.config).with_overrides(
             variant=args.variant, rounds=args.rounds, seed=args.seed, python=args.python
         )
         out_dir = args.out or Path("runs") / time.strftime("scrimmage-%Y%m%d-%H%M%S")
+        cleared = prepare_scrimmage_folder(out_dir)
+        if cleared:
+            console.print(
+                f"Removed the previous scrimmage's files from {out_dir}: {', '.join(cleared)}."
+            )
         show = not args.json
         if args.duplicate:
             duplicate = _play_duplicate(specs, config, out_dir, console, show, args.sandbox)
@@ -122,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             result = _play(specs, config, out_dir, console, show, args.sandbox)
             summary, interrupted, hands = result.to_dict(), result.interrupted, result.hands_played
     except (UsageError, ConfigError) as error:
-        error_console.print(f"[bold red]error:[/] {error}", highlight=False)
+        print_error(error_console, str(error))
         return 2
     halves = duplicate.halves if args.duplicate else (result,)
     directories = [out_dir / name for name in HALF_DIRECTORIES] if args.duplicate else [out_dir]
@@ -159,21 +172,32 @@ def _plot(out_dir: Path, console: Console, error_console: Console) -> None:
     try:
         path = plot_match_bankroll(out_dir)
     except PlotUnavailable as error:
-        error_console.print(f"[bold yellow]warning:[/] {error}", highlight=False)
+        print_warning(error_console, str(error))
         return
-    console.print(f"Chart: {path}", highlight=False)
+    console.print(f"Chart: {path}")
 
 
 @contextmanager
 def _progress(
     console: Console, show: bool, description: str, total: int
 ) -> Iterator[Callable[[HandRecord], None] | None]:
-    """A progress bar over ``total`` hands, as a hand observer (None when not shown)."""
-    if not show or not console.is_terminal:
+    """A progress bar over ``total`` hands, as a hand observer (None when not shown).
+
+    Off a terminal there is no bar: a plain line now and then says how far the match is.
+    """
+    if not show:
         yield None
         return
+    if not console.is_terminal:
+        plain = PlainProgress(console, description, total, "hands")
+
+        def count(record: HandRecord) -> None:
+            plain.advance()
+
+        yield count
+        return
     columns = (
-        TextColumn("[bold]{task.description}"),
+        TextColumn("{task.description}", style="bold", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("hands"),
@@ -231,17 +255,13 @@ def _report(console: Console, result: MatchResult, out_dir: Path) -> None:
     console.print(result_table(result))
     names = (result.players[0].name, result.players[1].name)
     for line in _verdict_lines(names, result.summaries):
-        console.print(line, highlight=False, soft_wrap=True)
+        console.print(line)
     for line in describe_faults(result):
-        console.print(line, highlight=False)
+        console.print(line)
     for player in result.players:
         if any(player.fault_counts.get(kind) for kind in _SEE_THE_LOG):
-            console.print(f"What {player.name} printed is in {out_dir / (player.name + '.log')}",
-                          highlight=False, soft_wrap=True)  # fmt: skip
-    console.print(
-        f"Logs: {out_dir}/ (gamelog.txt, hands.jsonl, summary.json)",
-        highlight=False,
-    )
+            console.print(f"What {player.name} printed is in {out_dir / (player.name + '.log')}")
+    console.print(f"Logs: {out_dir}/ (gamelog.txt, hands.jsonl, summary.json)")
 
 
 def _pair_table(duplicate: DuplicateResult) -> Table:
@@ -275,11 +295,8 @@ def _report_duplicate(console: Console, duplicate: DuplicateResult, out_dir: Pat
         table.title = f"{directory}: {table.title}"
         console.print(table)
         for line in describe_faults(half):
-            console.print(line, highlight=False)
+            console.print(line)
     console.print(_pair_table(duplicate))
     for line in _verdict_lines(duplicate.names, duplicate.summaries(), duplicate=True):
-        console.print(line, highlight=False, soft_wrap=True)
-    console.print(
-        f"Logs: {out_dir}/ (summary.json; each half's logs in half-1/ and half-2/)",
-        highlight=False,
-    )
+        console.print(line)
+    console.print(f"Logs: {out_dir}/ (summary.json; each half's logs in half-1/ and half-2/)")

@@ -20,6 +20,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 from ..config import ConfigError, ScrimmageConfig, load_config
 from ..executors import ExecutorError, open_executor
@@ -36,6 +37,8 @@ from ..tournament import (
     run_tournament,
 )
 from .arguments import non_negative_int, positive_int
+from .console import make_console, print_error, print_warning, styled
+from .progress import Heartbeat, elapsed
 
 __all__ = ["register", "run"]
 
@@ -114,14 +117,14 @@ def _plan(args: argparse.Namespace) -> tuple[TournamentPlan, Path]:
 
 def run(args: argparse.Namespace) -> int:
     """Play the tournament the arguments describe; 0 when every match finished."""
-    console = Console(stderr=args.json)
-    error_console = Console(stderr=True, soft_wrap=True)
+    console = make_console(stderr=args.json)
+    error_console = make_console(stderr=True)
     try:
         plan, out_dir = _plan(args)
         with open_executor(args.workers, args.scheduler) as executor:
             result = _play(plan, out_dir, executor, args, console)
     except (UsageError, ConfigError, TournamentError, ExecutorError) as error:
-        error_console.print(f"[bold red]error:[/] {error}", highlight=False)
+        print_error(error_console, str(error))
         return 2
     except KeyboardInterrupt:  # before the first match was scheduled
         error_console.print("Interrupted before any match was played.")
@@ -134,21 +137,19 @@ def run(args: argparse.Namespace) -> int:
         _plot(result, out_dir, console, error_console)
     for failure in result.failures:
         error_console.print(
-            f"[bold red]match {failure.match_id} failed:[/] {failure.message}", highlight=False
+            styled((f"match {failure.match_id} failed:", "bold red"), " ", failure.message)
         )
     total = len(plan.matches())
     if result.interrupted:
         error_console.print(
             f"Interrupted: {len(result.matches)} of {total} matches are recorded in {out_dir}; "
-            f"run `pokerbots tournament --resume --out {out_dir}` to finish.",
-            highlight=False,
+            f"run `pokerbots tournament --resume --out {out_dir}` to finish."
         )
         return 130
     if result.failures:
         error_console.print(
             f"{len(result.failures)} of {total} matches failed; fix the cause and run "
-            f"`pokerbots tournament --resume --out {out_dir}` to play them.",
-            highlight=False,
+            f"`pokerbots tournament --resume --out {out_dir}` to play them."
         )
         return 1
     return 0
@@ -166,22 +167,32 @@ def _play(
     if args.json:
         return run_tournament(plan, out_dir, executor, resume=args.resume, ship_bots=ship)
     if not console.is_terminal:
+        # A line per finished match, and a plain progress line while long matches run.
+        started = time.monotonic()
+        done = [0]
 
-        def log_line(summary: MatchSummary, standings: Standings) -> None:
-            chips = ", ".join(
-                f"{name} {chips:+d}"
-                for name, chips in zip(summary.players, summary.chips, strict=True)
-            )
-            console.print(
-                f"[{standings.matches}/{total}] match {summary.match_id}: {chips}",
-                highlight=False,
+        def still_playing() -> str:
+            return (
+                f"{done[0]}/{total} matches recorded after {elapsed(time.monotonic() - started)}"
+                "; still playing"
             )
 
-        return run_tournament(
-            plan, out_dir, executor, resume=args.resume, ship_bots=ship, on_match=log_line
-        )
+        with Heartbeat(console, still_playing) as heartbeat:
+
+            def log_line(summary: MatchSummary, standings: Standings) -> None:
+                done[0] = standings.matches
+                chips = ", ".join(
+                    f"{name} {chips:+d}"
+                    for name, chips in zip(summary.players, summary.chips, strict=True)
+                )
+                console.print(f"[{standings.matches}/{total}] match {summary.match_id}: {chips}")
+                heartbeat.touch()
+
+            return run_tournament(
+                plan, out_dir, executor, resume=args.resume, ship_bots=ship, on_match=log_line
+            )
     progress = Progress(
-        TextColumn("[bold]matches"),
+        TextColumn("matches", style="bold", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -258,7 +269,7 @@ def cross_table(standings: Standings, bots: list[str]) -> Table:
     for bot in bots:
         table.add_column(bot, justify="right")
     for row in bots:
-        cells = []
+        cells: list[str | Text] = []
         for col in bots:
             pair = standings.cross.get(row, {}).get(col)
             if pair is None or pair.summary is None:
@@ -267,7 +278,7 @@ def cross_table(standings: Standings, bots: list[str]) -> Table:
             mbb = pair.summary.mbb_per_hand
             text = f"{_number(mbb.mean)} ±{_number((mbb.high - mbb.low) / 2, '')}"
             style = "green" if mbb.low > 0 else "red" if mbb.high < 0 else "dim"
-            cells.append(f"[{style}]{text}[/]")
+            cells.append(Text(text, style=style))
         table.add_row(row, *cells)
     return table
 
@@ -279,9 +290,7 @@ def _report(console: Console, result: TournamentResult, out_dir: Path) -> None:
     console.print(
         f"{rules.variant} · {len(plan.entrants)} bots · {plan.matches_per_pair} {kind} per pair "
         f"of {rules.num_rounds} hands · master seed {plan.config.seed} · "
-        f"{len(result.matches)}/{len(plan.matches())} matches played",
-        highlight=False,
-        soft_wrap=True,
+        f"{len(result.matches)}/{len(plan.matches())} matches played"
     )
     standings = result.standings
     console.print(bankroll_table(standings))
@@ -293,15 +302,10 @@ def _report(console: Console, result: TournamentResult, out_dir: Path) -> None:
             if faults:
                 listed = ", ".join(f"{count} {kind}" for kind, count in faults.items())
                 console.print(
-                    f"match {match.match_id}: bot {name} had faults ({listed}); "
-                    f"see {match.log_dir}",
-                    highlight=False,
-                    soft_wrap=True,
+                    f"match {match.match_id}: bot {name} had faults ({listed}); see {match.log_dir}"
                 )
     console.print(
-        f"Results: {out_dir / RESULTS_FILE}; one line per match in {out_dir / 'matches.jsonl'}",
-        highlight=False,
-        soft_wrap=True,
+        f"Results: {out_dir / RESULTS_FILE}; one line per match in {out_dir / 'matches.jsonl'}"
     )
 
 
@@ -321,8 +325,6 @@ def _plot(
                 continue
             drawn += 1
     except PlotUnavailable as error:
-        error_console.print(f"[bold yellow]warning:[/] {error}", highlight=False)
+        print_warning(error_console, str(error))
         return
-    console.print(
-        f"Charts: {chart}, and bankroll.png in {drawn} match directories", highlight=False
-    )
+    console.print(f"Charts: {chart}, and bankroll.png in {drawn} match directories")

@@ -22,6 +22,7 @@ from ..validate import (
 )
 from ..validate.checks import format_bytes
 from .arguments import non_negative_int, positive_int, seconds
+from .console import make_console, print_error
 
 __all__ = [
     "add_validate_options",
@@ -137,7 +138,7 @@ def options_from_args(args: argparse.Namespace) -> ValidateOptions:
 
 def usage_error(errors: Console, error: object) -> int:
     """Print a usage error and return its exit status, 2."""
-    errors.print(f"[bold red]error:[/] {error}", highlight=False)
+    print_error(errors, str(error))
     return 2
 
 
@@ -195,7 +196,7 @@ def render_report(console: Console, report: ValidationReport) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Validate the path the arguments name; 0 when valid, 1 when not, 2 on usage errors."""
-    errors = Console(stderr=True)
+    errors = make_console(stderr=True)
     try:
         options = options_from_args(args)
         report = validate_with_status(args.path, options, errors, args.json)
@@ -204,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         errors.print("Interrupted; the temporary copy was removed.")
         return 130
-    show(Console(), report, as_json=args.json)
+    show(make_console(), report, as_json=args.json)
     return 0 if report.ok else 1
 
 
@@ -214,7 +215,7 @@ def validate_with_status(
     """Validate ``path``, showing a spinner on a terminal unless ``quiet``."""
     if quiet or not errors.is_terminal:
         return validate(path, options)
-    with errors.status(f"Validating {path} ..."):
+    with errors.status(Text(f"Validating {path} ...")):
         return validate(path, options)
 
 

@@ -9,11 +9,9 @@ the bot what it would do there.  Add a test for every spot your strategy must ge
 from __future__ import annotations
 
 import pytest
+from conftest import KIT_MISSING
 
-pytest.importorskip(
-    "local_runner",
-    reason="the pokerbots kit is not installed: `pip install pokerbots-kit` to run these tests",
-)
+pytest.importorskip("local_runner", reason=KIT_MISSING)
 
 from player import VARIANT, Player
 

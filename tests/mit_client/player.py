@@ -24,7 +24,7 @@ broken promise (the runner then records a crash):
 
 Run as ``python player.py VARIANT [--nodelay] [--late-at N] PORT``; ``--nodelay`` sets
 ``TCP_NODELAY`` (the MIT Python skeleton does not); ``--late-at N`` sleeps half a second before
-the N-th reply.  Its I/O is the MIT skeleton's:
+the N-th reply; ``--delay S`` sleeps S seconds before every reply.  Its I/O is the MIT skeleton's:
 one text file ``sock.makefile('rw')`` for both directions, ``readline``, ``write`` and
 ``flush``.  CPython drops what such a file has read ahead when it writes, so an engine
 that sends a second line before the first is answered loses that line here, as it
@@ -410,6 +410,7 @@ def main() -> int:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     channel = sock.makefile("rw")  # exactly as the MIT skeletons open it
     late_at = int(sys.argv[sys.argv.index("--late-at") + 1]) if "--late-at" in sys.argv else 0
+    delay = float(sys.argv[sys.argv.index("--delay") + 1]) if "--delay" in sys.argv else 0.0
     line = ""
     replies = 0
     try:
@@ -418,6 +419,8 @@ def main() -> int:
             if reply is None:
                 break
             replies += 1
+            if delay:
+                time.sleep(delay)
             if replies == late_at:
                 time.sleep(0.5)  # one late reply: the runner times it out and goes on
             channel.write(reply + "\n")
