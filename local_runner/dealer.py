@@ -19,7 +19,7 @@ import eval7
 
 from sdk.rules import RANKS, SUITS, Rules
 
-__all__ = ["Deal", "bounty_ranks", "deal_hand", "showdown_winner"]
+__all__ = ["Deal", "bounty_ranks", "deal_hand", "showdown_ranks", "showdown_winner"]
 
 DECK: tuple[str, ...] = tuple(rank + suit for rank in RANKS for suit in SUITS)
 _EVAL_CARDS = {card: eval7.Card(card) for card in DECK}
@@ -33,7 +33,7 @@ SwapPlan = tuple[str | None, ...]
 class Deal:
     """Everything random in one hand, fixed before the first action."""
 
-    holes: tuple[Cards, Cards]
+    holes: tuple[Cards, ...]
     """Hole cards per seat."""
     board: Cards
     """The five board cards, in dealing order."""
@@ -62,30 +62,31 @@ def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
     """The cards of hand number ``hand`` (from 1) of a match played with ``seed``."""
     x = _entropy(seed, hand)
     swap = rules.swap
-    needed = 9 + (8 if swap is not None else 0) + (2 if rules.auction else 0)
+    seats = rules.seats
+    needed = 2 * seats + 5 + (8 if swap is not None else 0) + (2 if rules.auction else 0)
     deck = list(DECK)
     for i in range(needed):  # a partial Fisher-Yates shuffle
         x, offset = divmod(x, 52 - i)
         j = i + offset
         deck[i], deck[j] = deck[j], deck[i]
-    holes = ((deck[0], deck[1]), (deck[2], deck[3]))
-    board = tuple(deck[4:9])
+    holes = tuple((deck[2 * seat], deck[2 * seat + 1]) for seat in range(seats))
+    next_card = 2 * seats + 5
+    board = tuple(deck[2 * seats : next_card])
     swaps: tuple[tuple[SwapPlan, SwapPlan], ...] = ()
     auction_cards: Cards = ()
-    next_card = 9
     if swap is not None:
         plans = []
         for probability in (swap.flop, swap.turn):
             threshold = probability * _COIN
-            seats = []
+            per_seat = []
             for _seat in range(2):
                 plan = []
                 for i in range(2):
                     x, draw = divmod(x, _COIN)
                     plan.append(deck[next_card + i] if draw < threshold else None)
-                seats.append(tuple(plan))
+                per_seat.append(tuple(plan))
                 next_card += 2
-            plans.append((seats[0], seats[1]))
+            plans.append((per_seat[0], per_seat[1]))
         swaps = tuple(plans)
     if rules.auction:
         auction_cards = (deck[next_card], deck[next_card + 1])
@@ -99,7 +100,19 @@ def bounty_ranks(seed: int, period: int) -> tuple[str, str]:
     return (RANKS[x % 13], RANKS[(x // 13) % 13])
 
 
-def showdown_winner(hands: tuple[Cards, Cards], board: Cards) -> int | None:
+def showdown_ranks(
+    hands: tuple[Cards, ...], board: Cards, folded: tuple[bool, ...]
+) -> tuple[int | None, ...]:
+    """Each seat's eval7 rank of its best five cards (higher is better); None if it folded."""
+    table = _EVAL_CARDS
+    common = [table[card] for card in board]
+    return tuple(
+        None if out else eval7.evaluate(common + [table[card] for card in cards])
+        for cards, out in zip(hands, folded, strict=True)
+    )
+
+
+def showdown_winner(hands: tuple[Cards, ...], board: Cards) -> int | None:
     """The seat with the better best-five hand (board plus 2 or 3 hole cards), or None for a tie."""
     table = _EVAL_CARDS
     common = [table[card] for card in board]

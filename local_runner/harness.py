@@ -26,7 +26,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from sdk.actions import HIDDEN_BID, Action
+from sdk.actions import (
+    HIDDEN_BID,
+    HIDDEN_RANK,
+    Action,
+    BidAction,
+    CallAction,
+    CheckAction,
+    RaiseAction,
+)
 from sdk.bot import Bot
 from sdk.protocol import VALID_CARDS
 from sdk.rules import RANKS, Rules
@@ -129,7 +137,9 @@ def play(
     optionally written ``"builtin:random"``) or another :class:`~sdk.bot.Bot` object.
     The game is ``variant``'s competition defaults (no-limit hold'em when None), or
     ``rules`` (its ``num_rounds`` is replaced by ``rounds``).  ``bot`` is
-    ``result.players[0]`` and deals the odd hands; the cards depend only on ``seed``.
+    ``result.players[0]`` and deals the first hand; the cards depend only on ``seed``.  At a
+    table of more than two (``acpc-3pl``), a copy of the built-in ``opponent`` sits in every
+    other seat.
 
     Faults (illegal actions, timeouts) are counted in ``result.players[i].fault_counts``,
     as a scrimmage counts them.  An exception raised in a bot's callback is re-raised
@@ -141,19 +151,24 @@ def play(
         raise HarnessError(f"play() needs a Bot object, not {type(bot).__name__}.")
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise HarnessError(f"rounds must be a whole number of at least 1, not {rounds!r}.")
-    other = _opponent(opponent, seed + 1)
-    if other is bot:
+    match_rules = _rules(variant, rules).replace(num_rounds=rounds)
+    if isinstance(opponent, Bot) and match_rules.seats > 2:
+        raise HarnessError(
+            f"A {match_rules.seats}-seat game needs {match_rules.seats - 1} opponents; pass a "
+            "built-in bot's name (one copy sits in each other seat), not one Bot object."
+        )
+    others = [_opponent(opponent, seed + seat) for seat in range(1, match_rules.seats)]
+    if others[0] is bot:
         raise HarnessError(
             "play() got the same Bot object twice; pass a second instance as the opponent."
         )
-    match_rules = _rules(variant, rules).replace(num_rounds=rounds)
-    watched = (_Watched(bot), _Watched(other))
-    names = [
-        type(bot).__name__,
-        opponent.removeprefix("builtin:") if isinstance(opponent, str) else type(other).__name__,
-    ]
-    if names[0] == names[1]:
-        names = [f"{names[0]}-1", f"{names[1]}-2"]
+    watched = tuple(_Watched(player) for player in (bot, *others))
+    other_name = (
+        opponent.removeprefix("builtin:") if isinstance(opponent, str) else type(others[0]).__name__
+    )
+    names = [type(bot).__name__, *([other_name] * len(others))]
+    if len(set(names)) < len(names):
+        names = [f"{name}-{index + 1}" for index, name in enumerate(names)]
     seats = [
         InProcessSeat(name, player, match_rules)
         for name, player in zip(names, watched, strict=True)
@@ -222,11 +237,12 @@ def spot(
     * ``auction``: True for the flop auction of Auction Hold'em: the bot is asked for a bid
       (the big blind bids first; the dealer sees that a sealed bid was made).
 
-    The state is built from :meth:`RoundState.new_hand` and the dealing helpers, with the
-    street's counters set the way the state machine would have left them, so that
-    ``legal_actions()``, the bounds and ``proceed()`` behave as in a real hand.  Numbers that
-    cannot happen in a hand (the player to act having put in more than its opponent, chips
-    that do not add up to the starting stacks) raise :class:`HarnessError`.
+    The state is reached by playing legal actions from :meth:`RoundState.new_hand` through
+    ``proceed`` (a limp or a raise and a call before, the simplest betting that leaves these
+    pips), so ``legal_actions()``, the bounds and ``proceed()`` behave as in a real hand.
+    Numbers that no hand reaches (the player to act having put in more than its opponent,
+    chips that do not add up to the starting stacks, a raise smaller than the rules allow)
+    raise :class:`HarnessError`, saying which betting was not legal.
     """
     game = _rules(variant, rules)
     if seat not in (0, 1):
@@ -267,7 +283,6 @@ def spot(
         before = 0 if street == 0 else big
         stacks = (start - before - street_pips[0], start - before - street_pips[1])
     street_stacks = _pair("stacks", stacks)
-    _check_chips(game, street, seat, street_pips, street_stacks)
 
     bounties: tuple[str | None, str | None] = (None, None)
     if bounty is not None:
@@ -278,9 +293,8 @@ def spot(
             )
         if bounty not in RANKS:
             raise HarnessError(f"bounty must be a rank, one of {RANKS}, not {bounty!r}.")
-        bounties = (bounty, None) if seat == 0 else (None, bounty)
-
-    bids: tuple[int | None, int | None] = (None, None)
+        # As a bot's client sees it: the opponent's rank is never sent.
+        bounties = (bounty, HIDDEN_RANK) if seat == 0 else (HIDDEN_RANK, bounty)
     if auction:
         if not game.auction:
             raise HarnessError(
@@ -291,79 +305,133 @@ def spot(
                 "The auction happens on the flop before any bet: pass a three-card board "
                 "and no pips."
             )
-        if seat == 0:
-            bids = (None, HIDDEN_BID)  # the big blind's sealed bid is in, amount unknown
-    button = _button(street, seat, street_pips, (small, big))
-    hands = (mine, theirs) if seat == 0 else (theirs, mine)
-    state = RoundState.new_hand(game, hands, bounties).with_board(dealt)
-    return state._replace(
-        button=button,
-        street=street,
-        pips=street_pips,
-        stacks=street_stacks,
-        auction=auction,
-        bids=bids,
+    dealt_hands = (mine[:2], theirs[:2]) if seat == 0 else (theirs[:2], mine[:2])
+    final_hands = (mine, theirs) if seat == 0 else (theirs, mine)
+    earlier = tuple(start - street_stacks[i] - street_pips[i] for i in (0, 1))
+    plan = _earlier_streets(game, street, earlier, final_hands, auction) + _this_street(
+        game, street, seat, street_pips, auction
     )
-
-
-def _check_chips(
-    rules: Rules, street: int, seat: int, pips: tuple[int, int], stacks: tuple[int, int]
-) -> None:
-    """Raise :class:`HarnessError` for pips and stacks no hand can reach."""
-    start = rules.starting_stack
-    put_in = (start - stacks[0], start - stacks[1])
+    state: RoundState = RoundState.new_hand(game, dealt_hands, bounties)
+    for action in plan:
+        hidden = action == BidAction(HIDDEN_BID)  # the sealed bid a client is shown as A-1
+        if not isinstance(state, RoundState) or not (hidden or state.is_legal(action)):
+            raise HarnessError(_unreachable(street, seat, street_pips, street_stacks, state))
+        previous = state
+        moved = state.proceed(action)
+        assert isinstance(moved, RoundState)  # the plan never ends the hand
+        state = moved
+        if previous.auction and not state.auction:
+            for winner in state.auction_winners:
+                state = state.with_hand(winner, final_hands[winner])
+        if state.street != previous.street:
+            state = state.with_board(dealt[: state.street])
+    reached = (state.street, state.actor, state.pips, state.stacks, state.auction)
+    if reached != (street, seat, street_pips, street_stacks, auction):
+        raise HarnessError(_unreachable(street, seat, street_pips, street_stacks, state))
+    # The hole cards as the bot sees them now (three after winning the auction).
     for index in (0, 1):
-        if put_in[index] < pips[index]:
-            raise HarnessError(
-                f"Seat {index} has {stacks[index]} chips behind and {pips[index]} in front of it, "
-                f"more than the starting stack of {start}; lower the stack or the pip."
-            )
-    if pips[seat] > pips[1 - seat]:
-        raise HarnessError(
-            f"Seat {seat} is to act but has put in more ({pips[seat]}) than its opponent "
-            f"({pips[1 - seat]}) on this street; the player to act can only face a bet."
-        )
-    blinds = (rules.small_blind, rules.big_blind)
+        if state.hands[index] != final_hands[index]:
+            state = state.with_hand(index, final_hands[index])
+    return state
+
+
+def _earlier_streets(
+    rules: Rules, street: int, earlier: tuple[int, ...], hands: tuple[Cards, Cards],
+    in_auction: bool,
+) -> list[Action]:  # fmt: skip
+    """Actions that put ``earlier`` chips in before ``street``: a limp or a raise and a call
+    preflop, the auction's bids (whose payments explain unequal amounts), checks after.
+    Whether they are legal is left to the state machine."""
     if street == 0:
-        if put_in != pips:
-            raise HarnessError(
-                "Preflop, every chip a seat has put in is in its pip: the stacks should be "
-                f"{start - pips[0]} and {start - pips[1]} for pips {pips}."
-            )
-        if pips[0] < blinds[0] or pips[1] < blinds[1]:
-            raise HarnessError(
-                f"Preflop, the pips include the blinds: at least {blinds[0]} for the dealer and "
-                f"{blinds[1]} for the big blind, not {pips}."
-            )
-        return
-    earlier = (put_in[0] - pips[0], put_in[1] - pips[1])
-    if min(earlier) < rules.big_blind:
-        raise HarnessError(
-            f"After the flop each seat has put in at least a big blind on earlier streets; "
-            f"the stacks and pips given leave {earlier[0]} and {earlier[1]}."
-        )
-    if not rules.auction and earlier[0] != earlier[1]:
+        return []
+    after_auction = rules.auction
+    preflop = min(earlier) if after_auction else earlier[0]
+    if not after_auction and earlier[0] != earlier[1]:
         raise HarnessError(
             f"Both seats put in the same chips on earlier streets, but these stacks and pips "
             f"leave {earlier[0]} and {earlier[1]}; make the stacks match."
         )
+    big = rules.big_blind
+    plan: list[Action] = [CallAction(), CheckAction()] if preflop == big else [
+        RaiseAction(preflop), CallAction()]  # fmt: skip
+    if after_auction and not in_auction:
+        plan += _auction_bids(earlier, hands)
+    for _ in range(street - 3):
+        plan += [CheckAction(), CheckAction()]
+    return plan
 
 
-def _button(street: int, seat: int, pips: tuple[int, int], blinds: tuple[int, int]) -> int:
-    """The street's action counter that makes ``seat`` the one to act, as play would leave it.
+def _auction_bids(earlier: tuple[int, ...], hands: tuple[Cards, Cards]) -> list[Action]:
+    """Bids (big blind first) whose payments make ``earlier`` unequal, won as ``hands`` show."""
+    paid = earlier[0] - earlier[1]
+    won = tuple(len(cards) == 3 for cards in hands)
+    if paid == 0:
+        if won[0] and won[1]:
+            return [BidAction(0), BidAction(0)]  # a tie: both pay 0 and both get a card
+        # One seat won and paid the other's bid of 0 (the dealer, unless seat 1 has 3 cards).
+        return [BidAction(1), BidAction(0)] if won[1] else [BidAction(0), BidAction(1)]
+    winner, price = (0, paid) if paid > 0 else (1, -paid)
+    return [BidAction(price), BidAction(price + 1)] if winner == 0 else [
+        BidAction(price + 1), BidAction(price)]  # fmt: skip
 
-    Preflop the dealer acts at 0 only in an unopened pot (its call then completes the small
-    blind and the big blind keeps its option); after a raise it acts at 2.  After the flop,
-    and in the flop auction, the big blind acts first, at 1, and the dealer at 2; a big blind
-    facing a bet acts at 3.
-    """
+
+def _this_street(
+    rules: Rules, street: int, seat: int, pips: tuple[int, int], auction: bool
+) -> list[Action]:
+    """Actions on ``street`` that leave ``pips`` with ``seat`` to act (the simplest ones)."""
+    if auction:
+        return [BidAction(HIDDEN_BID)] if seat == 0 else []  # the big blind's sealed bid
+    mine, theirs = pips[seat], pips[1 - seat]
     if street == 0:
-        if seat == 1:
-            return 1
-        return 0 if pips == blinds else 2
-    if seat == 0:
-        return 2
-    return 1 if pips == (0, 0) else 3
+        big = rules.big_blind
+        opening = CallAction() if pips[0] == big else RaiseAction(pips[0])
+        if seat == 0:
+            if pips == (rules.small_blind, big):
+                return []
+            return [opening, RaiseAction(pips[1])]
+        if pips[1] == big:
+            return [opening]
+        # The dealer limped, the big blind raised, the dealer raised again.
+        return [CallAction(), RaiseAction(pips[1]), RaiseAction(pips[0])]
+    if seat == 1:  # the big blind acts first after the flop: it faces the dealer's bet
+        if pips == (0, 0):
+            return []
+        return [CheckAction() if pips[1] == 0 else RaiseAction(pips[1]), RaiseAction(pips[0])]
+    if theirs == 0:
+        return [CheckAction()]
+    if mine == 0:
+        return [RaiseAction(theirs)]
+    # The big blind checked, the dealer bet, the big blind raised.
+    return [CheckAction(), RaiseAction(mine), RaiseAction(theirs)]
+
+
+def _unreachable(
+    street: int, seat: int, pips: tuple[int, int], stacks: tuple[int, int],
+    state: RoundState | TerminalState,
+) -> str:  # fmt: skip
+    """Why a described spot cannot happen, in words."""
+    where = f"seat {seat} to act on street {street} with pips {pips} and stacks {stacks}"
+    if not isinstance(state, RoundState):
+        return f"No hand reaches {where}: the hand would be over."
+    if pips[seat] > pips[1 - seat]:
+        return (
+            f"Seat {seat} is to act but has put in more ({pips[seat]}) than its opponent "
+            f"({pips[1 - seat]}) on this street; the player to act can only face a bet."
+        )
+    return (
+        f"No hand reaches {where}: the betting that would lead there is not legal "
+        f"(at street {state.street}, seat {state.actor} could play "
+        f"{', '.join(sorted(kind.__name__ for kind in state.legal_actions()))}"
+        f"{_bounds(state)}). Check the pips, the stacks and the blinds: chips must add up "
+        "to the starting stacks, and each raise must be at least the previous one."
+    )
+
+
+def _bounds(state: RoundState) -> str:
+    if RaiseAction in state.legal_actions():
+        low, high = state.raise_bounds()
+        return f"; raises to {low}..{high}"
+    return ""
 
 
 def decide(bot: Bot, round_state: RoundState, game_state: GameState | None = None) -> Action:
@@ -375,4 +443,4 @@ def decide(bot: Bot, round_state: RoundState, game_state: GameState | None = Non
     """
     if game_state is None:
         game_state = GameState(0, round_state.rules.game_clock, 1)
-    return bot.get_action(game_state, round_state, round_state.button % 2)
+    return bot.get_action(game_state, round_state, round_state.active)

@@ -96,10 +96,10 @@ def _action_line(name: str, action: Action, state: RoundState) -> str:
     return f"{name} {_PLAIN_ACTIONS[type(action)]}"
 
 
-def _street_line(names: tuple[str, str], street: int, board: tuple[str, ...],
-                 contributions: tuple[int, int]) -> str:
-    return (f"{_STREET_NAMES[street]} [{' '.join(board)}], "
-            f"{names[0]} ({contributions[0]}), {names[1]} ({contributions[1]})")
+def _street_line(names: tuple[str, ...], street: int, board: tuple[str, ...],
+                 contributions: tuple[int, ...]) -> str:
+    chips = ", ".join(f"{name} ({put})" for name, put in zip(names, contributions, strict=True))
+    return f"{_STREET_NAMES[street]} [{' '.join(board)}], {chips}"
 
 
 def format_hand(record: HandRecord, rules: Rules) -> list[str]:

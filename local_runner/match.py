@@ -43,7 +43,7 @@ from sdk.protocol import (
 from sdk.rules import Rules
 from sdk.states import RoundState, TerminalState
 
-from .dealer import Deal, bounty_ranks, deal_hand, showdown_winner
+from .dealer import Deal, bounty_ranks, deal_hand, showdown_ranks, showdown_winner
 from .faults import Fault, FaultKind
 from .records import (
     ActionEvent,
@@ -55,6 +55,7 @@ from .records import (
     StreetEvent,
     SwapEvent,
 )
+from .seating import seat_of, slots_in_seats
 from .seats import Reply, Seat
 
 __all__ = ["Match", "MatchSettings"]
@@ -123,8 +124,10 @@ class Match:
         settings: MatchSettings = MatchSettings(),
         on_hand: HandObserver | None = None,
     ) -> None:
-        if len(seats) != 2:
-            raise ValueError(f"A match needs exactly two seats, not {len(seats)}.")
+        if len(seats) != rules.seats:
+            raise ValueError(
+                f"These rules seat {rules.seats} players, but {len(seats)} seats were given."
+            )
         self.rules = rules
         self.seed = seed
         self.settings = settings
@@ -161,12 +164,11 @@ class Match:
 
     def result(self, wall_seconds: float = 0.0) -> MatchResult:
         """The result so far."""
-        first, second = (player.result for player in self.players)
         return MatchResult(
             self.rules,
             self.seed,
             self.hands_played,
-            (first, second),
+            tuple(player.result for player in self.players),
             self.interrupted,
             wall_seconds,
         )
@@ -190,30 +192,30 @@ class Match:
         """Play hand ``number`` (from 1) and return its record."""
         rules = self.rules
         deal = deal_hand(rules, self.seed, number)
-        # The first player is the dealer (seat 0) in odd hands.
-        by_seat = self.players if number % 2 == 1 else (self.players[1], self.players[0])
-        bounties: tuple[str | None, str | None] = (None, None)
+        slots = slots_in_seats(number, rules.seats)
+        by_seat = tuple(self.players[slot] for slot in slots)
+        bounties: tuple[str | None, ...] = (None,) * rules.seats
         if rules.bounty is not None:
             slot_ranks = bounty_ranks(self.seed, (number - 1) // rules.bounty.period)
-            bounties = slot_ranks if number % 2 == 1 else (slot_ranks[1], slot_ranks[0])
+            bounties = tuple(slot_ranks[slot] for slot in slots)
         record = HandRecord(
             number,
-            (by_seat[0].result.name, by_seat[1].result.name),
-            (by_seat[0].result.bankroll, by_seat[1].result.bankroll),
+            tuple(player.result.name for player in by_seat),
+            tuple(player.result.bankroll for player in by_seat),
             deal.holes,
             bounties,
         )
-        pending: tuple[list[Clause], list[Clause]] = (
-            [*by_seat[0].take_backlog(), Position(0), HoleCards(deal.holes[0])],
-            [*by_seat[1].take_backlog(), Position(1), HoleCards(deal.holes[1])],
+        pending = tuple(
+            [*player.take_backlog(), Position(seat), HoleCards(deal.holes[seat])]
+            for seat, player in enumerate(by_seat)
         )
         if rules.bounty is not None:
-            pending[0].append(BountyRank(bounties[0] or ""))
-            pending[1].append(BountyRank(bounties[1] or ""))
+            for seat, clauses in enumerate(pending):
+                clauses.append(BountyRank(bounties[seat] or ""))
         state: RoundState | TerminalState = RoundState.new_hand(rules, deal.holes, bounties)
         events = record.events
         while isinstance(state, RoundState):
-            active = state.button % 2
+            active = state.actor
             action, forced = self._decide(by_seat[active], state, pending[active], number)
             events.append(ActionEvent(active, action, state, forced))
             before = state
@@ -223,14 +225,14 @@ class Match:
                 pending[active].append(action)
                 pending[1 - active].append(BidAction(HIDDEN_BID))
             else:
-                pending[0].append(action)
-                pending[1].append(action)
+                for clauses in pending:
+                    clauses.append(action)
             if isinstance(state, RoundState):
                 if before.auction and not state.auction:
                     state = self._resolve_auction(state, deal, pending, record)
                 if state.street != before.street:
                     state = self._deal_street(state, deal, pending, record)
-        self._settle(state, record, by_seat, pending)
+        self._settle(state, record, by_seat, pending, deal)
         self.hands_played = number
         if self.on_hand is not None:
             self.on_hand(record)
@@ -265,7 +267,7 @@ class Match:
             return state.default_action(), True
         if not state.is_legal(action):
             self._fault(player, FaultKind.ILLEGAL, hand, f"attempted illegal {_describe(action)}")
-            return state.default_action(), True
+            return state.repair(action), True  # check-fold (MIT) or the closest legal (ACPC)
         return action, False
 
     def _collect(self, player: _Player) -> None:
@@ -329,14 +331,14 @@ class Match:
         self,
         state: RoundState,
         deal: Deal,
-        pending: tuple[list[Clause], list[Clause]],
+        pending: tuple[list[Clause], ...],
         record: HandRecord,
     ) -> RoundState:
         board = deal.board[: state.street]
         state = state.with_board(board)
         clause = Board(board)
-        pending[0].append(clause)
-        pending[1].append(clause)
+        for clauses in pending:
+            clauses.append(clause)
         record.events.append(StreetEvent(state.street, board, state.contributions, state.stacks))
         if deal.swaps and state.street in (3, 4):
             plan = deal.swaps[0 if state.street == 3 else 1]
@@ -355,20 +357,21 @@ class Match:
         self,
         state: RoundState,
         deal: Deal,
-        pending: tuple[list[Clause], list[Clause]],
+        pending: tuple[list[Clause], ...],
         record: HandRecord,
     ) -> RoundState:
         b0, b1 = state.bids
         assert b0 is not None and b1 is not None
-        winners = (0, 1) if b0 == b1 else ((0,) if b0 > b1 else (1,))
+        winners = state.auction_winners  # decided by the state machine, nowhere else
         for seat in winners:
             state = state.with_hand(seat, state.hands[seat] + (deal.auction_cards[seat],))
         record.events.append(AuctionEvent((b0, b1), winners, state.hands, state.stacks))
+        stacks = (state.stacks[0], state.stacks[1])
         for seat in (0, 1):
             pending[seat].extend(
                 (
                     Position(seat),
-                    AuctionResult(state.stacks, (b0, b1), state.hands[seat]),
+                    AuctionResult(stacks, (b0, b1), state.hands[seat]),
                     Board(state.board),
                 )
             )
@@ -379,29 +382,39 @@ class Match:
         terminal: TerminalState,
         record: HandRecord,
         by_seat: Sequence[_Player],
-        pending: tuple[list[Clause], list[Clause]],
+        pending: tuple[list[Clause], ...],
+        deal: Deal,
     ) -> None:
         last = terminal.previous_state
         showdown = terminal.folder is None
+        heads_up = len(by_seat) == 2
         if showdown:
-            terminal = last.settle(showdown_winner(last.hands, last.board))
+            if len(last.board) < 5:  # ACPC: fewer than two seats could bet; the board runs out
+                for street in range(max(len(last.board) + 1, 3), 6):
+                    board = deal.board[:street]
+                    record.events.append(
+                        StreetEvent(street, board, last.contributions, last.stacks)
+                    )
+                last = last.with_board(deal.board)
+            if heads_up:
+                terminal = last.settle(showdown_winner(last.hands, last.board))
+            else:
+                terminal = last.settle_ranks(showdown_ranks(last.hands, last.board, last.folded))
         deltas = terminal.deltas
         record.final_hands = last.hands
         record.board = last.board
         record.deltas = deltas
         record.showdown = showdown
         record.bounty_hits = terminal.bounty_hits
-        for seat in (0, 1):
-            player = by_seat[seat]
+        for seat, player in enumerate(by_seat):
             player.result.bankroll += deltas[seat]
             message = pending[seat]
-            if showdown:
+            if showdown and heads_up:
                 message.append(OpponentHand(last.hands[1 - seat]))
             message.append(Delta(deltas[seat]))
             if self.rules.bounty is not None:
                 message.append(_bounty_hits_clause(terminal, seat))
-        for seat in (0, 1):
-            player = by_seat[seat]
+        for seat, player in enumerate(by_seat):
             self._collect(player)  # a seat not asked this hand still owes the last hand's K
             if player.reachable:
                 player.seat.send(
@@ -443,7 +456,7 @@ class Match:
         if not player.hand_faults or record is None:
             player.hand_faults.clear()
             return
-        seat = player.slot if record.number % 2 == 1 else 1 - player.slot
+        seat = seat_of(player.slot, record.number, self.rules.seats)
         record.events.extend(FaultEvent(seat, fault) for fault in player.hand_faults)
         player.hand_faults.clear()
 

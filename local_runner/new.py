@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from sdk.rules import VARIANTS
+from sdk.rules import MIT_VARIANTS
 
 from .metadata import (
     PROFILES,
@@ -115,7 +115,8 @@ QUESTIONS: tuple[Question, ...] = (
     Question("country", "Country"),
     Question("technique", "Technique summary, one or two paragraphs", multiline=True),
     Question("references", "References, one per line (may be empty)", False, multiline=True),
-    Question("variant", "Target variant", choices=VARIANTS),
+    # The template's bot speaks the MIT wire: the MIT games only, until the ACPC wire exists.
+    Question("variant", "Target variant", choices=MIT_VARIANTS),
     Question("profile", "Competition (mit: MIT Pokerbots; acpc: the ACPC rules)", choices=PROFILES),
 )
 
@@ -242,8 +243,8 @@ def answer_problem(key: str, value: str) -> str | None:
             "letters, digits, '-' and '_', starting with a letter (at most 64 characters), "
             "for example 'my-bot'."
         )
-    if key == "variant" and text.lower() not in VARIANTS:
-        return f"The variant {text!r} is unknown; choose one of: {', '.join(VARIANTS)}."
+    if key == "variant" and text.lower() not in MIT_VARIANTS:
+        return f"The variant {text!r} is unknown; choose one of: {', '.join(MIT_VARIANTS)}."
     if key == "profile" and text.lower() not in PROFILES:
         return f"The profile {text!r} is unknown; choose one of: {', '.join(PROFILES)}."
     if key == "leader_email" and not is_email(text):

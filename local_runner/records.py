@@ -47,8 +47,8 @@ class StreetEvent(NamedTuple):
 
     street: int
     board: Cards
-    contributions: tuple[int, int]
-    stacks: tuple[int, int]
+    contributions: tuple[int, ...]
+    stacks: tuple[int, ...]
 
 
 class SwapEvent(NamedTuple):
@@ -64,8 +64,8 @@ class AuctionEvent(NamedTuple):
 
     bids: tuple[int, int]
     winners: tuple[int, ...]
-    hands: tuple[Cards, Cards]
-    stacks: tuple[int, int]
+    hands: tuple[Cards, ...]
+    stacks: tuple[int, ...]
 
 
 class FaultEvent(NamedTuple):
@@ -83,16 +83,16 @@ class HandRecord:
     """Everything about one hand, in seat order (seat 0 = dealer)."""
 
     number: int
-    players: tuple[str, str]
-    bankrolls_before: tuple[int, int]
-    dealt: tuple[Cards, Cards]
-    bounties: tuple[str | None, str | None]
+    players: tuple[str, ...]
+    bankrolls_before: tuple[int, ...]
+    dealt: tuple[Cards, ...]
+    bounties: tuple[str | None, ...]
     events: list[Event] = field(default_factory=list)
-    final_hands: tuple[Cards, Cards] = ((), ())
+    final_hands: tuple[Cards, ...] = ((), ())
     board: Cards = ()
-    deltas: tuple[int, int] = (0, 0)
+    deltas: tuple[int, ...] = (0, 0)
     showdown: bool = False
-    bounty_hits: tuple[bool | None, bool | None] = (None, None)
+    bounty_hits: tuple[bool | None, ...] = (None, None)
 
     @property
     def faults(self) -> list[tuple[int, Fault]]:
@@ -157,7 +157,7 @@ class MatchResult:
     rules: Rules
     seed: int
     hands_played: int
-    players: tuple[PlayerResult, PlayerResult]
+    players: tuple[PlayerResult, ...]
     interrupted: bool = False
     wall_seconds: float = 0.0
     summaries: tuple[Summary, Summary] | None = None

@@ -146,10 +146,10 @@ class BotClient:
         self.bot.handle_new_round(self.game_state, self.round_state, self.seat)
 
     def _ask_bot(self, state: RoundState) -> Action:
-        if state.button % 2 != self.seat:
+        if state.actor != self.seat:
             warn(
                 f"the engine asked seat {self.seat} to act, but by this client's "
-                f"count seat {state.button % 2} is to act; the history may be out of sync.",
+                f"count seat {state.actor} is to act; the history may be out of sync.",
             )
         try:
             action = self.bot.get_action(self.game_state, state, self.seat)
@@ -184,7 +184,7 @@ class BotClient:
             raise ProtocolError(f"action {action!r} arrived outside a hand.")
         if (
             isinstance(action, BidAction)
-            and state.button % 2 != self.seat
+            and state.actor != self.seat
             and state.bids[self.seat] is None
         ):
             # Bids are sealed: never show an opponent's bid before our own is in,
@@ -200,7 +200,8 @@ class BotClient:
         self.seat = clause.seat
 
     def _on_hole_cards(self, clause: HoleCards) -> None:
-        hands = (clause.cards, ()) if self.seat == 0 else ((), clause.cards)
+        hands: list[tuple[str, ...]] = [()] * self.rules.seats
+        hands[self.seat] = clause.cards
         self.round_state = RoundState.new_hand(self.rules, hands)
         self._new_round_pending = True
 
@@ -227,7 +228,10 @@ class BotClient:
     def _on_delta(self, clause: Delta) -> None:
         terminal = self._require_terminal(clause)
         amount = clause.amount
-        deltas = (amount, -amount) if self.seat == 0 else (-amount, amount)
+        # Heads-up the opponent's delta is the opposite of ours; at a larger table only
+        # our own is known (the others are 0 here).
+        others = -amount if self.rules.seats == 2 else 0
+        deltas = tuple(amount if seat == self.seat else others for seat in range(self.rules.seats))
         self.round_state = TerminalState(
             deltas, terminal.previous_state, terminal.bounty_hits, terminal.folder
         )

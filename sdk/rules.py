@@ -10,6 +10,14 @@ fields of :class:`Rules`:
 * ``bounty`` (:class:`BountyRules`): a bounty rank per player that changes the
   payoff of a won hand (Bounty Hold'em, MIT 2025).
 
+The betting structure is data too: ``seats`` (2 to 10), ``limit``
+(:class:`LimitRules`: fixed bet sizes and a cap on raises; None for no-limit),
+``all_in_checks`` (MIT: a seat with no chips left still checks each street; ACPC: it is
+skipped and the board runs out once fewer than two seats can act) and ``on_illegal``
+(what an illegal action is played as: MIT's check-or-fold, or the ACPC 2009 rules' closest
+legal action).  :data:`PRESETS` holds every game the kit plays, by name; every list of
+games (command-line choices, the template, validate) reads :data:`VARIANTS`, its keys.
+
 The runner hands the rules of a match to each bot process in the environment
 variable ``POKERBOTS_RULES`` (JSON).  :func:`rules_from_environment` reads it,
 and falls back to a variant's defaults when it is absent (as on the MIT engine).
@@ -24,7 +32,12 @@ from typing import Any, Literal, get_args
 
 __all__ = [
     "BountyRules",
+    "CUSTOM",
     "ENVIRONMENT_VARIABLE",
+    "LimitRules",
+    "MIT_VARIANTS",
+    "OnIllegal",
+    "PRESETS",
     "RANKS",
     "Rules",
     "RulesError",
@@ -43,9 +56,19 @@ ENVIRONMENT_VARIABLE = "POKERBOTS_RULES"
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 
-Variant = Literal["nlhe", "swap", "auction", "bounty"]
-#: Every variant the kit plays.
+Variant = Literal["nlhe", "swap", "auction", "bounty", "acpc-2pl", "acpc-2pn", "acpc-3pl"]
+#: Every game the kit plays, by the name of its preset (see :data:`PRESETS`).
 VARIANTS: tuple[str, ...] = get_args(Variant)
+#: The games of the MIT Pokerbots seasons, played over the MIT wire protocol.
+MIT_VARIANTS: tuple[str, ...] = ("nlhe", "swap", "auction", "bounty")
+#: The label for rules that match no preset (hooks combined for an experiment).
+CUSTOM = "custom"
+#: What an illegal action is played as: MIT's default (check, else fold), or the ACPC 2009
+#: rules' closest legal action (a raise clamped to its bounds, anything else a call or check).
+OnIllegal = Literal["check-fold", "call"]
+_ON_ILLEGAL: tuple[str, ...] = get_args(OnIllegal)
+#: Most seats at a table (the ACPC dealer's limit).
+MAX_SEATS = 10
 
 
 class RulesError(ValueError):
@@ -72,6 +95,16 @@ class BountyRules:
 
 
 @dataclass(frozen=True, slots=True)
+class LimitRules:
+    """Fixed-limit betting: the size of every bet and raise, and the most bets and raises
+    allowed, per round (preflop, flop, turn, river).  The ACPC counts only ``r`` actions
+    against the cap: the big blind is not a bet."""
+
+    raise_sizes: tuple[int, int, int, int] = (10, 10, 20, 20)
+    max_raises: tuple[int, int, int, int] = (3, 4, 4, 4)
+
+
+@dataclass(frozen=True, slots=True)
 class Rules:
     """Every parameter of a match's game.
 
@@ -92,6 +125,19 @@ class Rules:
     """A fold is legal whenever a seat is asked to act, also when a check is free and when
     the seat is all in (the MIT 2025 engine's rule, which Bounty Hold'em follows); otherwise
     a fold is legal only when facing a bet."""
+    seats: int = 2
+    """Players at the table, 2 to 10.  Heads-up the button posts the small blind; with more
+    seats the two seats after the button post the blinds."""
+    limit: LimitRules | None = None
+    """Fixed-limit betting; None for no-limit."""
+    all_in_checks: bool = True
+    """MIT: a seat with no chips left is still asked to check on each street (the engine
+    plays the check for it).  ACPC (False): it is skipped, and once fewer than two seats
+    can act the board runs out to the showdown."""
+    on_illegal: str = "check-fold"
+    """What an illegal action is played as: ``"check-fold"`` (MIT: check, else fold) or
+    ``"call"`` (ACPC 2009: a raise out of range is clamped, anything else is a call or a
+    check).  The engine records an ``illegal`` fault either way."""
 
     def __post_init__(self) -> None:
         self.validate()
@@ -99,17 +145,12 @@ class Rules:
     @staticmethod
     def for_variant(variant: str) -> Rules:
         """The competition defaults of ``variant`` (one of :data:`VARIANTS`)."""
-        if variant == "nlhe":
-            return Rules(variant="nlhe")
-        if variant == "swap":
-            return Rules(variant="swap", starting_stack=200, swap=SwapRules())
-        if variant == "auction":
-            return Rules(variant="auction", auction=True)
-        if variant == "bounty":
-            return Rules(
-                variant="bounty", game_clock=60.0, bounty=BountyRules(), fold_always_legal=True
-            )
-        raise RulesError(f"Unknown variant {variant!r}; choose one of: {', '.join(VARIANTS)}.")
+        try:
+            return PRESETS[variant]
+        except KeyError:
+            raise RulesError(
+                f"Unknown variant {variant!r}; choose one of: {', '.join(VARIANTS)}."
+            ) from None
 
     def replace(self, **changes: Any) -> Rules:
         """A copy of these rules with some fields changed (validated)."""
@@ -117,9 +158,10 @@ class Rules:
 
     def validate(self) -> None:
         """Raise :class:`RulesError` with a clear message if a parameter is out of range."""
-        if self.variant not in VARIANTS:
+        if self.variant not in VARIANTS and self.variant != CUSTOM:
             raise RulesError(
-                f"Unknown variant {self.variant!r}; choose one of: {', '.join(VARIANTS)}."
+                f"Unknown variant {self.variant!r}; choose one of: {', '.join(VARIANTS)} "
+                f"(or {CUSTOM!r} for hooks combined by hand)."
             )
         for name in ("num_rounds", "starting_stack", "big_blind", "small_blind"):
             value = getattr(self, name)
@@ -142,6 +184,7 @@ class Rules:
             raise RulesError(
                 f"fold_always_legal must be true or false, not {self.fold_always_legal!r}."
             )
+        self._validate_table()
         if self.swap is not None:
             for street in ("flop", "turn"):
                 p = getattr(self.swap, street)
@@ -157,6 +200,49 @@ class Rules:
                 )
             if not isinstance(b.period, int) or b.period < 1:
                 raise RulesError(f"bounty.period must be a whole number >= 1, not {b.period!r}.")
+        self._validate_label()
+
+    def _validate_label(self) -> None:
+        """A preset's name only on rules with that preset's hooks (seats, betting, variant)."""
+        preset = PRESETS.get(self.variant) if PRESETS else None
+        if preset is not None and _hooks(self) != _hooks(preset):
+            raise RulesError(
+                f"These rules are not {self.variant!r}: {_describe_hooks(self)}, where "
+                f"{self.variant} has {_describe_hooks(preset)}. Use that variant's hooks, or "
+                f"variant = {CUSTOM!r} for a combination of your own."
+            )
+
+    def _validate_table(self) -> None:
+        """The seats and the betting structure."""
+        if (
+            not isinstance(self.seats, int)
+            or isinstance(self.seats, bool)
+            or not 2 <= self.seats <= MAX_SEATS
+        ):
+            raise RulesError(f"seats must be a whole number from 2 to {MAX_SEATS}, not {self.seats!r}.")
+        if self.on_illegal not in _ON_ILLEGAL:
+            raise RulesError(
+                f"on_illegal must be one of {', '.join(_ON_ILLEGAL)}, not {self.on_illegal!r}."
+            )
+        if not isinstance(self.all_in_checks, bool):
+            raise RulesError(f"all_in_checks must be true or false, not {self.all_in_checks!r}.")
+        if self.seats > 2 and (self.swap or self.auction or self.bounty):
+            raise RulesError(
+                "Swaps, the auction and bounties are heads-up games; use seats = 2 with them."
+            )
+        if self.limit is not None:
+            for name in ("raise_sizes", "max_raises"):
+                values = getattr(self.limit, name)
+                if (
+                    not isinstance(values, tuple)
+                    or len(values) != 4
+                    or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1
+                               for v in values)
+                ):  # fmt: skip
+                    raise RulesError(
+                        f"limit.{name} must be four whole numbers of at least 1 (preflop, flop, "
+                        f"turn, river), not {values!r}."
+                    )
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary of every parameter (the inverse of :meth:`from_dict`)."""
@@ -176,8 +262,8 @@ class Rules:
         """
         if not isinstance(data, dict):
             raise RulesError(f"Rules must be a table of parameters, not {type(data).__name__}.")
-        variant = data.get("variant", "nlhe")
-        base = Rules.for_variant(str(variant))
+        variant = str(data.get("variant", "nlhe"))
+        base = Rules(variant=CUSTOM) if variant == CUSTOM else Rules.for_variant(variant)
         known = set(Rules.__dataclass_fields__)
         unknown = sorted(set(data) - known)
         if unknown and not strict:
@@ -187,12 +273,18 @@ class Rules:
                 f"Unknown rules parameter(s): {', '.join(unknown)}. "
                 f"Known parameters: {', '.join(sorted(known))}."
             )
-        changes: dict[str, Any] = {k: v for k, v in data.items() if k not in ("swap", "bounty")}
+        nested = ("swap", "bounty", "limit")
+        changes: dict[str, Any] = {k: v for k, v in data.items() if k not in nested}
         if "swap" in data:
             changes["swap"] = _sub_rules(SwapRules, data["swap"], "swap")
         if "bounty" in data:
             changes["bounty"] = _sub_rules(BountyRules, data["bounty"], "bounty")
-        return replace(base, **changes)
+        if "limit" in data:
+            changes["limit"] = _sub_rules(LimitRules, data["limit"], "limit")
+        try:
+            return replace(base, **changes)
+        except TypeError as error:  # a value of the wrong shape for a nested table
+            raise RulesError(f"Rules parameter error: {error}.") from None
 
     @staticmethod
     def from_json(text: str, *, strict: bool = True) -> Rules:
@@ -217,7 +309,60 @@ def _sub_rules(cls: type[Any], value: Any, name: str) -> Any:
         raise RulesError(
             f"Unknown {name} parameter(s): {', '.join(unknown)}. Known: {', '.join(sorted(known))}."
         )
-    return cls(**value)
+    # JSON and TOML give lists; the rules keep tuples (hashable, frozen).
+    return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in value.items()})
+
+
+def _hooks(rules: Rules) -> tuple[bool, bool, bool, int, bool]:
+    """What makes a game this game: swaps, auction, bounty, seats, limit betting."""
+    return (
+        rules.swap is not None,
+        rules.auction,
+        rules.bounty is not None,
+        rules.seats,
+        rules.limit is not None,
+    )
+
+
+def _describe_hooks(rules: Rules) -> str:
+    swap, auction, bounty, seats, limit = _hooks(rules)
+    parts = [f"{seats} seats", "limit" if limit else "no-limit"]
+    parts += [name for name, on in (("swaps", swap), ("an auction", auction),
+                                    ("bounties", bounty)) if on]  # fmt: skip
+    return ", ".join(parts)
+
+
+def _acpc(variant: str, seats: int, limit: bool, stack: int, blinds: tuple[int, int],
+          rounds: int) -> Rules:  # fmt: skip
+    """An ACPC 2009 game: 7 s a hand of thinking time, illegal actions played as a call."""
+    return Rules(
+        variant=variant, seats=seats, limit=LimitRules() if limit else None,
+        starting_stack=stack, small_blind=blinds[0], big_blind=blinds[1], num_rounds=rounds,
+        game_clock=7.0 * rounds, all_in_checks=False, on_illegal="call",
+    )  # fmt: skip
+
+
+#: The ACPC dealer's stack in limit games, which set none (``INT32_MAX``): never reached.
+_NO_STACK_LIMIT = 2**31 - 1
+
+#: Every game the kit plays, by name.  The MIT games follow each season's engine; the ACPC
+#: games the 2009 competition rules (heads-up limit with reverse blinds 5/10; Doyle's game,
+#: heads-up no-limit with blinds 1/2 and 400 chips reset every hand; 3-player limit 5/10).
+PRESETS: dict[str, Rules] = {}
+PRESETS.update(
+    {
+        "nlhe": Rules(variant="nlhe"),
+        "swap": Rules(variant="swap", starting_stack=200, swap=SwapRules()),
+        "auction": Rules(variant="auction", auction=True),
+        "bounty": Rules(
+            variant="bounty", game_clock=60.0, bounty=BountyRules(), fold_always_legal=True
+        ),
+        "acpc-2pl": _acpc("acpc-2pl", 2, True, _NO_STACK_LIMIT, (5, 10), 3000),
+        "acpc-2pn": _acpc("acpc-2pn", 2, False, 400, (1, 2), 3000),
+        "acpc-3pl": _acpc("acpc-3pl", 3, True, _NO_STACK_LIMIT, (5, 10), 1000),
+    }
+)
+assert tuple(PRESETS) == VARIANTS, "one preset per variant name"
 
 
 def rules_from_environment(default_variant: str = "nlhe") -> Rules:

@@ -1,16 +1,23 @@
 """Game and round state: the one betting state machine of the kit.
 
-The engine steps :class:`RoundState` with full information (both hands, the
+The engine steps :class:`RoundState` with full information (every hand, the
 board as it is dealt); a bot's client steps the very same class with its partial
-view (the opponent's cards unknown until showdown).  Cards never enter
+view (the opponents' cards unknown until showdown).  Cards never enter
 ``proceed``: the dealer (or, on the client side, the engine's messages) puts
 them in with :meth:`RoundState.with_board`, :meth:`RoundState.with_hand` and
 :meth:`RoundState.with_auction_result`.
 
-Seats: seat 0 is the dealer (small blind), seat 1 the big blind.  ``button``
-counts the actions of the current street (it starts at 0 preflop and at 1
-later), and the seat to act is ``button % 2``.  Streets are numbered by the
-number of board cards: 0, 3, 4, 5.
+Seats are numbered from the button: seat 0 is the button (the dealer).  Heads-up
+the button posts the small blind and seat 1 the big blind; with more seats, seats 1
+and 2 post them.  Preflop the seat after the big blind acts first, on later
+streets the seat after the button (heads-up: the dealer first preflop, the big
+blind first later).  Streets are numbered by the number of board cards: 0, 3, 4, 5.
+
+``actor`` is the seat to act.  ``button`` counts the actions of the current
+street (0 at the start of preflop, 1 at the start of a later street), as in the
+MIT skeleton, where the seat to act is ``button % 2``; that still holds heads-up.
+A street ends when the turn would come back to ``opener``: the last seat that
+bet or raised, or the street's first actor when nobody has.
 
 The module-level constants hold the current process's match parameters: those
 the runner handed over in ``POKERBOTS_RULES``, else the no-limit defaults.
@@ -19,6 +26,7 @@ Prefer ``round_state.rules``, which is always right for the hand at hand.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .actions import (
@@ -33,6 +41,7 @@ from .actions import (
     RaiseAction,
 )
 from .payoffs import bounty_hit, hand_deltas
+from .pots import pot_deltas
 from .rules import Rules, default_rules
 
 __all__ = [
@@ -61,6 +70,9 @@ _CHECK_FOLD: frozenset[ActionType] = frozenset({CheckAction, FoldAction})
 _CHECK_RAISE_FOLD: frozenset[ActionType] = frozenset({CheckAction, RaiseAction, FoldAction})
 _FOLD_CALL: frozenset[ActionType] = frozenset({FoldAction, CallAction})
 _FOLD_CALL_RAISE: frozenset[ActionType] = frozenset({FoldAction, CallAction, RaiseAction})
+#: The betting round of each street, for per-round rules (limit bet sizes and caps).
+_ROUND = {0: 0, 3: 1, 4: 2, 5: 3}
+_CHECK, _CALL = CheckAction(), CallAction()
 
 Cards = tuple[str, ...]
 
@@ -79,18 +91,18 @@ class GameState(NamedTuple):
 class TerminalState(NamedTuple):
     """A finished hand."""
 
-    deltas: tuple[int, int]
+    deltas: tuple[int, ...]
     """Each seat's chip change.  At a showdown the dealer fills these in (on a
-    bot's side, from the engine's ``D`` clause); until then they are (0, 0)."""
+    bot's side, from the engine's ``D`` clause); until then they are 0."""
     previous_state: RoundState
-    """The last round state before the hand ended."""
-    bounty_hits: tuple[bool | None, bool | None] = (None, None)
+    """The last round state before the hand ended (its ``folded`` says who folded)."""
+    bounty_hits: tuple[bool | None, ...] = (None, None)
     """Per seat: True (hit), False (no hit) or None (unknown or masked).  Bounty Hold'em only."""
     folder: int | None = None
-    """The seat that folded, or None when the hand went to showdown."""
+    """The seat whose fold ended the hand, or None when the hand went to showdown."""
 
     @property
-    def bids(self) -> tuple[int | None, int | None]:
+    def bids(self) -> tuple[int | None, ...]:
         """The auction bids of the hand, per seat (Auction Hold'em)."""
         return self.previous_state.bids
 
@@ -100,18 +112,24 @@ class TerminalState(NamedTuple):
 
 
 class RoundState(NamedTuple):
-    """One point of a hand: whose turn it is, the chips, the cards seen so far."""
+    """One point of a hand: whose turn it is, the chips, the cards seen so far.
+
+    The first eleven fields are the MIT skeleton's, in its order and meaning (heads-up
+    they are pairs); the fields after them generalise the machine to more seats and to
+    limit betting.
+    """
 
     button: int
-    """Actions so far this street (0 preflop, 1 at a later street's start); ``button % 2`` acts."""
+    """Actions so far this street (0 preflop, 1 at a later street's start); heads-up the
+    seat to act is ``button % 2``, as in the MIT skeleton."""
     street: int
     """0 (preflop), 3 (flop), 4 (turn) or 5 (river): the number of board cards."""
-    pips: tuple[int, int]
+    pips: tuple[int, ...]
     """Chips each seat has put in on this street."""
-    stacks: tuple[int, int]
+    stacks: tuple[int, ...]
     """Chips each seat has behind."""
-    hands: tuple[Cards, Cards]
-    """Each seat's current hole cards; () where unknown (the opponent's, to a bot)."""
+    hands: tuple[Cards, ...]
+    """Each seat's current hole cards; () where unknown (the opponents', to a bot)."""
     board: Cards
     """The board cards dealt so far."""
     previous_state: RoundState | None
@@ -120,11 +138,23 @@ class RoundState(NamedTuple):
     """The rules of the match."""
     auction: bool = False
     """True while the auction for a third hole card is open (Auction Hold'em)."""
-    bids: tuple[int | None, int | None] = (None, None)
+    bids: tuple[int | None, ...] = (None, None)
     """Auction bids per seat: None before bidding, -1 for a sealed bid not revealed yet."""
-    bounties: tuple[str | None, str | None] = (None, None)
+    bounties: tuple[str | None, ...] = (None, None)
     """Bounty rank per seat (Bounty Hold'em): to a bot, its own rank and
     :data:`~sdk.actions.HIDDEN_RANK` (``"-1"``) for the opponent's; None in other variants."""
+    actor: int = 0
+    """The seat to act."""
+    opener: int = 0
+    """The street ends when the turn comes back to this seat: the last to bet or raise, or
+    the street's first actor."""
+    folded: tuple[bool, ...] = (False, False)
+    """Per seat: whether it has folded."""
+    raises: int = 0
+    """Bets and raises so far this street (limit betting caps them)."""
+    last_raise: int = 0
+    """The largest raise increment this street (no-limit: the next raise adds at least
+    this much, and at least a big blind)."""
 
     # -- construction ------------------------------------------------------
 
@@ -132,24 +162,41 @@ class RoundState(NamedTuple):
     def new_hand(
         cls,
         rules: Rules,
-        hands: tuple[Cards, Cards] = ((), ()),
-        bounties: tuple[str | None, str | None] = (None, None),
+        hands: Sequence[Cards] | None = None,
+        bounties: Sequence[str | None] | None = None,
     ) -> RoundState:
-        """The state at the start of a hand: blinds posted, the dealer to act."""
-        small, big, start = rules.small_blind, rules.big_blind, rules.starting_stack
-        return cls(
-            0,
-            0,
-            (small, big),
-            (start - small, start - big),
-            hands,
-            (),
-            None,
-            rules,
-            False,
-            (None, None),
-            bounties,
+        """The state at the start of a hand: blinds posted, the first seat to act."""
+        seats = rules.seats
+        small_seat, big_seat = (0, 1) if seats == 2 else (1, 2)
+        start = rules.starting_stack
+        pips = [0] * seats
+        pips[small_seat] = min(rules.small_blind, start)
+        pips[big_seat] = min(rules.big_blind, start)
+        stacks = tuple(start - pip for pip in pips)
+        folded = (False,) * seats
+        state: RoundState = _new_state(
+            cls,
+            (
+                0,
+                0,
+                tuple(pips),
+                stacks,
+                tuple(hands) if hands is not None else ((),) * seats,
+                (),
+                None,
+                rules,
+                False,
+                (None,) * seats,
+                tuple(bounties) if bounties is not None else (None,) * seats,
+                0,
+                0,
+                folded,
+                0,
+                rules.big_blind,
+            ),
         )
+        first = state._next_able(big_seat, folded, stacks)
+        return state._replace(actor=first, opener=first)
 
     def with_board(self, board: Cards) -> RoundState:
         """This state with the board dealt so far (the engine's ``B`` clause)."""
@@ -157,8 +204,9 @@ class RoundState(NamedTuple):
 
     def with_hand(self, seat: int, cards: Cards) -> RoundState:
         """This state with ``seat``'s hole cards set (a deal, a swap, or a reveal)."""
-        hands = (tuple(cards), self.hands[1]) if seat == 0 else (self.hands[0], tuple(cards))
-        return _new_state(RoundState, (*self[:4], hands, *self[5:]))
+        hands = list(self.hands)
+        hands[seat] = tuple(cards)
+        return _new_state(RoundState, (*self[:4], tuple(hands), *self[5:]))
 
     def with_auction_result(
         self, stacks: tuple[int, int], bids: tuple[int | None, int | None]
@@ -171,7 +219,7 @@ class RoundState(NamedTuple):
     @property
     def active(self) -> int:
         """The seat to act."""
-        return self.button % 2
+        return self.actor
 
     @property
     def deck(self) -> Cards:
@@ -179,52 +227,74 @@ class RoundState(NamedTuple):
         return self.board
 
     @property
-    def contributions(self) -> tuple[int, int]:
+    def contributions(self) -> tuple[int, ...]:
         """Chips each seat has put into the pot this hand (blinds, bets and auction payments)."""
         start = self.rules.starting_stack
-        return (start - self.stacks[0], start - self.stacks[1])
+        return tuple(start - stack for stack in self.stacks)
 
     @property
     def pot(self) -> int:
         """All chips in the pot, this street's pips included."""
-        return 2 * self.rules.starting_stack - self.stacks[0] - self.stacks[1]
+        return len(self.stacks) * self.rules.starting_stack - sum(self.stacks)
 
     @property
     def continue_cost(self) -> int:
         """Chips the seat to act must add to call."""
-        active = self.button % 2
-        return self.pips[1 - active] - self.pips[active]
+        return max(self.pips) - self.pips[self.actor]
+
+    @property
+    def in_hand(self) -> tuple[int, ...]:
+        """The seats that have not folded (the opponents of seat ``s`` are the others)."""
+        return tuple(seat for seat, out in enumerate(self.folded) if not out)
 
     def legal_actions(self) -> frozenset[ActionType]:
         """The action classes the seat to act may take."""
         if self.auction:
             return _BID_ONLY
-        active = self.button % 2
-        cost = self.pips[1 - active] - self.pips[active]
+        actor, pips, stacks = self.actor, self.pips, self.stacks
+        cost = max(pips) - pips[actor]
+        can_raise = stacks[actor] > cost and self._raise_allowed()
         if cost == 0:
-            fold = self.rules.fold_always_legal
-            if self.stacks[0] == 0 or self.stacks[1] == 0:
-                return _CHECK_FOLD if fold else _CHECK_ONLY
-            return _CHECK_RAISE_FOLD if fold else _CHECK_RAISE
-        if cost >= self.stacks[active] or self.stacks[1 - active] == 0:
-            return _FOLD_CALL
-        return _FOLD_CALL_RAISE
+            if self.rules.fold_always_legal:
+                return _CHECK_RAISE_FOLD if can_raise else _CHECK_FOLD
+            return _CHECK_RAISE if can_raise else _CHECK_ONLY
+        return _FOLD_CALL_RAISE if can_raise else _FOLD_CALL
+
+    def _raise_allowed(self) -> bool:
+        """Another seat could answer a raise, and the limit's cap (if any) is not reached."""
+        actor, stacks, folded = self.actor, self.stacks, self.folded
+        if not any(
+            stacks[seat] > 0 and not folded[seat] for seat in range(len(stacks)) if seat != actor
+        ):
+            return False
+        limit = self.rules.limit
+        return limit is None or self.raises < limit.max_raises[_ROUND[self.street]]
 
     def raise_bounds(self) -> tuple[int, int]:
         """The smallest and largest legal raise-to amounts (this street's pip after raising).
 
-        The minimum raise is the previous bet or raise (at least a big blind),
-        capped at all-in; nobody may put in more than the opponent can call.
+        No-limit: the minimum raise adds at least the street's largest raise so far (at
+        least a big blind), capped at all-in; nobody may put in more than the deepest
+        opponent can call.  Limit: one amount, the bet size over the current bet, capped
+        at all-in.
         """
-        active = self.button % 2
-        cost = self.pips[1 - active] - self.pips[active]
-        max_add = min(self.stacks[active], self.stacks[1 - active] + cost)
-        min_add = min(max_add, cost + max(cost, self.rules.big_blind))
-        return (self.pips[active] + min_add, self.pips[active] + max_add)
+        actor, pips, stacks, folded = self.actor, self.pips, self.stacks, self.folded
+        high = max(pips)
+        deepest = max(
+            pips[seat] + stacks[seat]
+            for seat in range(len(pips))
+            if seat != actor and not folded[seat]
+        )
+        most = min(pips[actor] + stacks[actor], deepest)
+        limit = self.rules.limit
+        if limit is not None:
+            size = min(most, high + limit.raise_sizes[_ROUND[self.street]])
+            return (size, size)
+        return (min(most, high + max(self.last_raise, self.rules.big_blind)), most)
 
     def bid_bounds(self) -> tuple[int, int]:
         """The smallest and largest legal bids: 0 to the bidder's stack."""
-        return (0, self.stacks[self.button % 2])
+        return (0, self.stacks[self.actor])
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` (including its amount) is legal for the seat to act."""
@@ -242,9 +312,30 @@ class RoundState(NamedTuple):
         """The move for a seat that did not answer properly: check, else fold (or bid 0)."""
         if self.auction:
             return BidAction(0)
-        if self.pips[0] == self.pips[1]:
+        if max(self.pips) == self.pips[self.actor]:
             return CheckAction()
         return FoldAction()
+
+    def repair(self, action: Action) -> Action:
+        """What an illegal ``action`` is played as, by ``rules.on_illegal``.
+
+        ``"check-fold"`` (MIT): :meth:`default_action`.  ``"call"`` (ACPC 2009): a raise or
+        bid out of range is clamped to the nearest bound; any other illegal action (a raise
+        that is not allowed, a fold when checking is free, a check facing a bet) becomes a
+        call, or a check when there is nothing to call.  A legal action is returned as is.
+        """
+        if self.is_legal(action):
+            return action
+        if self.rules.on_illegal != "call":
+            return self.default_action()
+        legal = self.legal_actions()
+        amount = getattr(action, "amount", None)
+        if type(action) in legal and isinstance(amount, int) and not isinstance(amount, bool):
+            low, high = self.bid_bounds() if isinstance(action, BidAction) else self.raise_bounds()
+            return type(action)(min(max(amount, low), high))  # type: ignore[call-arg]
+        if self.auction:
+            return BidAction(0)
+        return _CALL if CallAction in legal else _CHECK
 
     def hand_changed(self, seat: int) -> bool:
         """Whether ``seat``'s hole cards differ from those it was dealt (Swap Hold'em).
@@ -261,51 +352,78 @@ class RoundState(NamedTuple):
     def proceed(self, action: Action) -> State:
         """The state after the seat to act takes ``action``.
 
-        ``proceed`` trusts its input: check ``is_legal`` first where the action
-        comes from somewhere untrusted (the engine does).
+        ``proceed`` trusts its input: check ``is_legal`` first (or :meth:`repair`) where
+        the action comes from somewhere untrusted (the engine does).
         """
-        active = self.button % 2
-        pips, stacks = self.pips, self.stacks
+        actor = self.actor
         # `type(...) is` rather than isinstance: actions are final classes, and this is
         # the innermost loop of every engine and client.
-        if type(action) is CheckAction:
-            if (self.street == 0 and self.button > 0) or self.button > 1:
-                return self._next_street()
-            return self._step(self.button + 1, self.street, pips, stacks, self.auction, self.bids)
-        if type(action) is CallAction:
-            if self.button == 0:
-                # The dealer completes the small blind: the big blind keeps its option.
-                cost = pips[1] - pips[0]
-                return self._step(1, 0, (pips[1], pips[1]), (stacks[0] - cost, stacks[1]))
-            if active == 0:
-                cost = pips[1] - pips[0]
-                pips, stacks = (pips[1], pips[1]), (stacks[0] - cost, stacks[1])
-            else:
-                cost = pips[0] - pips[1]
-                pips, stacks = (pips[0], pips[0]), (stacks[0], stacks[1] - cost)
-            called = self._step(self.button + 1, self.street, pips, stacks)
-            return called._next_street()
-        if type(action) is RaiseAction:
-            amount = action.amount
-            if active == 0:
-                pips, stacks = (amount, pips[1]), (stacks[0] - amount + pips[0], stacks[1])
-            else:
-                pips, stacks = (pips[0], amount), (stacks[0], stacks[1] - amount + pips[1])
-            return self._step(self.button + 1, self.street, pips, stacks)
-        if type(action) is FoldAction:
-            return self._fold(active)
-        if type(action) is BidAction:
-            return self._bid(active, action.amount)
+        kind = type(action)
+        if kind is CheckAction:
+            return self._after(self.pips, self.stacks, self.opener, self.folded, self.raises,
+                               self.last_raise)  # fmt: skip
+        if kind is CallAction:
+            pips, stacks = self.pips, self.stacks
+            put = min(max(pips) - pips[actor], stacks[actor])
+            return self._after(
+                _put(pips, actor, pips[actor] + put), _put(stacks, actor, stacks[actor] - put),
+                self.opener, self.folded, self.raises, self.last_raise,
+            )  # fmt: skip
+        if kind is RaiseAction:
+            pips, stacks = self.pips, self.stacks
+            amount: int = action.amount  # type: ignore[union-attr]
+            high = max(pips)
+            return self._after(
+                _put(pips, actor, amount), _put(stacks, actor, stacks[actor] - amount + pips[actor]),
+                actor, self.folded, self.raises + 1, max(self.last_raise, amount - high),
+            )  # fmt: skip
+        if kind is FoldAction:
+            folded = _put(self.folded, actor, True)
+            if folded.count(False) == 1:
+                return self._fold_win(folded)
+            return self._after(self.pips, self.stacks, self.opener, folded, self.raises,
+                               self.last_raise)  # fmt: skip
+        if kind is BidAction:
+            return self._bid(actor, action.amount)  # type: ignore[union-attr]
         raise TypeError(f"proceed() takes an action, not {action!r}.")
+
+    def _after(
+        self,
+        pips: tuple[int, ...],
+        stacks: tuple[int, ...],
+        opener: int,
+        folded: tuple[bool, ...],
+        raises: int,
+        last_raise: int,
+    ) -> State:
+        """The state once the actor has acted: the next seat's turn, or the street's end."""
+        seats = len(pips)
+        seat = self.actor
+        all_in_checks = self.rules.all_in_checks
+        for _ in range(seats):
+            seat = seat + 1 if seat + 1 < seats else 0
+            if seat == opener:
+                break
+            if not folded[seat] and (all_in_checks or stacks[seat] > 0):
+                return self._step(self.button + 1, self.street, pips, stacks, self.auction,
+                                  self.bids, seat, opener, folded, raises, last_raise)  # fmt: skip
+        done = self._step(self.button + 1, self.street, pips, stacks, self.auction, self.bids,
+                          self.actor, opener, folded, raises, last_raise)  # fmt: skip
+        return done._next_street()
 
     def _step(
         self,
         button: int,
         street: int,
-        pips: tuple[int, int],
-        stacks: tuple[int, int],
-        auction: bool = False,
-        bids: tuple[int | None, int | None] | None = None,
+        pips: tuple[int, ...],
+        stacks: tuple[int, ...],
+        auction: bool,
+        bids: tuple[int | None, ...],
+        actor: int,
+        opener: int,
+        folded: tuple[bool, ...],
+        raises: int,
+        last_raise: int,
     ) -> RoundState:
         """The next state, with this one as its history.
 
@@ -315,24 +433,28 @@ class RoundState(NamedTuple):
         return _new_state(
             RoundState,
             (
-                button,
-                street,
-                pips,
-                stacks,
-                self.hands,
-                self.board,
-                self,
-                self.rules,
-                auction,
-                self.bids if bids is None else bids,
-                self.bounties,
+                button, street, pips, stacks, self.hands, self.board, self, self.rules,
+                auction, bids, self.bounties, actor, opener, folded, raises, last_raise,
             ),
-        )
+        )  # fmt: skip
+
+    def _next_able(self, after: int, folded: Sequence[bool], stacks: Sequence[int]) -> int:
+        """The first seat after ``after`` that can act (not folded; with chips, or MIT)."""
+        seats = len(folded)
+        all_in_checks = self.rules.all_in_checks
+        seat = after
+        for _ in range(seats):
+            seat = (seat + 1) % seats
+            if not folded[seat] and (all_in_checks or stacks[seat] > 0):
+                return seat
+        return (after + 1) % seats
 
     def _bid(self, active: int, amount: int) -> RoundState:
+        """Auction Hold'em (heads-up): a sealed bid; the second one resolves the auction."""
         bids = (amount, self.bids[1]) if active == 0 else (self.bids[0], amount)
         if bids[1 - active] is None:
-            return self._step(self.button + 1, self.street, self.pips, self.stacks, True, bids)
+            return self._step(self.button + 1, self.street, self.pips, self.stacks, True, bids,
+                              1 - active, self.opener, self.folded, self.raises, self.last_raise)
         b0, b1 = bids
         assert b0 is not None and b1 is not None
         stacks = self.stacks
@@ -344,27 +466,50 @@ class RoundState(NamedTuple):
             else:
                 stacks = (stacks[0], stacks[1] - b0)
         # Betting on the flop follows the auction, big blind first.
-        return self._step(1, self.street, self.pips, stacks, False, bids)
+        return self._step(1, self.street, self.pips, stacks, False, bids, 1, 1, self.folded, 0, 0)
+
+    @property
+    def auction_winners(self) -> tuple[int, ...]:
+        """The seats that won the auction's card: both on a tie (after both bids are in)."""
+        b0, b1 = self.bids
+        if b0 is None or b1 is None:
+            return ()
+        return (0, 1) if b0 == b1 else ((0,) if b0 > b1 else (1,))
 
     def _next_street(self) -> State:
-        if self.street == 5:
-            return TerminalState((0, 0), self, self._bounty_hits(), None)
-        if self.street == 0:
-            return self._step(1, 3, (0, 0), self.stacks, self.rules.auction)
-        return self._step(1, self.street + 1, (0, 0), self.stacks)
+        if self.street == 5 or self._run_out():
+            return TerminalState((0,) * len(self.pips), self, self._bounty_hits(), None)
+        zeros = (0,) * len(self.pips)
+        first = self._next_able(0, self.folded, self.stacks)
+        street = 3 if self.street == 0 else self.street + 1
+        return self._step(1, street, zeros, self.stacks, street == 3 and self.rules.auction,
+                          self.bids, first, first, self.folded, 0, 0)  # fmt: skip
 
-    def _fold(self, folder: int) -> TerminalState:
-        hits = self._bounty_hits()
-        winner = 1 - folder
-        known = [bool(h) for h in hits]
-        return TerminalState(
-            hand_deltas(self.rules, self.stacks, winner, known), self, hits, folder
+    def _run_out(self) -> bool:
+        """ACPC: fewer than two seats can still bet, so the board runs out to the showdown."""
+        if self.rules.all_in_checks:
+            return False
+        able = sum(
+            1 for seat, out in enumerate(self.folded) if not out and self.stacks[seat] > 0
         )
+        return able < 2
 
-    def _bounty_hits(self) -> tuple[bool | None, bool | None]:
+    def _fold_win(self, folded: tuple[bool, ...]) -> TerminalState:
+        """The hand ends: every seat but one has folded."""
+        hits = self._bounty_hits()
+        winner = folded.index(False)
+        deltas: tuple[int, ...]
+        if len(folded) == 2:
+            deltas = hand_deltas(self.rules, self.stacks, winner, [bool(h) for h in hits])
+        else:
+            deltas = pot_deltas(self.contributions, folded)
+        # The last round state is the one the fold was made in, with the fold marked.
+        return TerminalState(deltas, self._replace(folded=folded), hits, self.actor)
+
+    def _bounty_hits(self) -> tuple[bool | None, ...]:
         if self.rules.bounty is None:
-            return (None, None)
-        return (self._hit(0), self._hit(1))
+            return (None,) * len(self.pips)
+        return tuple(self._hit(seat) for seat in range(len(self.pips)))
 
     def _hit(self, seat: int) -> bool | None:
         rank = self.bounties[seat]
@@ -373,14 +518,36 @@ class RoundState(NamedTuple):
         return bounty_hit(rank, self.hands[seat], self.board)
 
     def settle(self, winner: int | None) -> TerminalState:
-        """The showdown result: ``winner`` is the seat with the better hand, or None for a tie.
+        """The heads-up showdown result: ``winner`` is the seat with the better hand, or None
+        for a tie.
 
-        Used by the dealer, which can evaluate both hands; the payoff (bounty
-        included) is the written rules', via :func:`sdk.payoffs.hand_deltas`.
+        Used by the dealer, which can evaluate the hands; the payoff (bounty included) is
+        the written rules', via :func:`sdk.payoffs.hand_deltas`.
         """
         hits = self._bounty_hits()
         deltas = hand_deltas(self.rules, self.stacks, winner, [bool(h) for h in hits])
         return TerminalState(deltas, self, hits, None)
+
+    def settle_ranks(self, ranks: Sequence[int | None]) -> TerminalState:
+        """The showdown result for any number of seats: a rank per seat (higher is better;
+        None for a seat that folded), main and side pots as :mod:`sdk.pots` splits them.
+
+        Heads-up this is :meth:`settle` (the bounty payoff included).
+        """
+        if len(self.pips) == 2:
+            first, second = ranks
+            if first is None or second is None:
+                raise ValueError("A heads-up showdown needs both seats' ranks.")
+            return self.settle(None if first == second else (0 if first > second else 1))
+        deltas = pot_deltas(self.contributions, self.folded, ranks)
+        return TerminalState(deltas, self, self._bounty_hits(), None)
+
+
+def _put(values: tuple[object, ...], index: int, value: object) -> tuple:  # type: ignore[type-arg]
+    """``values`` with ``values[index]`` replaced (heads-up first: the common case)."""
+    if len(values) == 2:
+        return (value, values[1]) if index == 0 else (values[0], value)
+    return (*values[:index], value, *values[index + 1 :])
 
 
 def _whole(amount: object) -> bool:

@@ -13,6 +13,7 @@ from local_runner.faults import FaultKind
 from local_runner.harness import HarnessError, decide, play, spot
 from local_runner.records import HandRecord
 from sdk.actions import (
+    HIDDEN_RANK,
     Action,
     BidAction,
     CallAction,
@@ -21,7 +22,7 @@ from sdk.actions import (
     RaiseAction,
 )
 from sdk.bot import Bot
-from sdk.rules import VARIANTS, Rules
+from sdk.rules import MIT_VARIANTS, Rules
 from sdk.states import GameState, RoundState, TerminalState
 
 
@@ -64,7 +65,7 @@ class Recorder(CheckCallBot):
 # -- play ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", MIT_VARIANTS)
 def test_play_runs_a_fault_free_match_of_every_variant_quickly(variant: str) -> None:
     start = time.perf_counter()
     result = play(RandomBot(3), opponent="random", rounds=300, seed=2, variant=variant)
@@ -256,7 +257,7 @@ def test_spot_carries_the_bounty_and_the_opponents_cards() -> None:
     state = spot(
         hand=("Qh", "3c"), seat=1, variant="bounty", bounty="Q", opponent_hand=("Ah", "Ad")
     )
-    assert state.bounties == (None, "Q") and state.pips == (2, 2)  # the dealer limped
+    assert state.bounties == (HIDDEN_RANK, "Q") and state.pips == (2, 2)  # the dealer limped
     assert state.hands == (("Ah", "Ad"), ("Qh", "3c"))
     three = spot(hand=("Qh", "3c", "4d"), board=("2c", "7d", "Jh"), variant="auction", seat=1)
     assert len(three.hands[1]) == 3
@@ -309,12 +310,12 @@ def test_spot_rebuilds_any_state_real_play_reaches(variant: str, choices: list[i
         ({"board": ("2c", "3c", "4c"), "street": 4}, "Street 4 has 4 board cards"),
         ({"seat": 2}, "seat must be 0"),
         ({"pips": (3, 2), "seat": 0}, "only face a bet"),
-        ({"pips": (1, 2), "stacks": (300, 398)}, "stacks should be 399 and 398"),
-        ({"pips": (0, 2), "stacks": (400, 398), "seat": 0}, "include the blinds"),
+        ({"pips": (1, 2), "stacks": (300, 398)}, "No hand reaches"),
+        ({"pips": (0, 2), "stacks": (400, 398), "seat": 0}, "No hand reaches"),
         ({"pips": (-1, 2)}, "two whole numbers"),
-        ({"pips": (2, 600), "stacks": (398, 0), "seat": 0}, "more than the starting stack"),
+        ({"pips": (2, 600), "stacks": (398, 0), "seat": 0}, "No hand reaches"),
         ({"board": ("2c", "3c", "4c"), "stacks": (390, 398)}, "same chips on earlier streets"),
-        ({"board": ("2c", "3c", "4c"), "stacks": (399, 399)}, "at least a big blind"),
+        ({"board": ("2c", "3c", "4c"), "stacks": (399, 399)}, "No hand reaches"),
         ({"bounty": "Q"}, "only exists in Bounty Hold'em"),
         ({"bounty": "Z", "variant": "bounty"}, "must be a rank"),
         ({"auction": True}, "no auction in 'nlhe'"),

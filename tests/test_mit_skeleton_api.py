@@ -14,7 +14,7 @@ from local_runner.match import Match, MatchSettings
 from local_runner.seats import InProcessSeat
 from sdk.actions import BidAction, CallAction, CheckAction, FoldAction, RaiseAction
 from sdk.bot import Bot
-from sdk.rules import VARIANTS, Rules
+from sdk.rules import MIT_VARIANTS, Rules
 from sdk.states import (
     BIG_BLIND,
     NUM_ROUNDS,
@@ -83,7 +83,7 @@ class SkeletonStyleBot(Bot):
         return CallAction()
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", MIT_VARIANTS)
 def test_a_skeleton_style_bot_plays_every_variant_with_no_crash_and_no_fault(variant: str) -> None:
     rules = Rules.for_variant(variant)
     bots = [SkeletonStyleBot(), SkeletonStyleBot()]

@@ -28,7 +28,7 @@ from local_runner.scrimmage import BotSpec, run_scrimmage
 from local_runner.seats import InProcessSeat, Reply, Seat
 from local_runner.socket_seat import SocketSeat
 from sdk.protocol import Clause
-from sdk.rules import VARIANTS, Rules
+from sdk.rules import MIT_VARIANTS, Rules
 
 
 class OneMessageSeat(Seat):
@@ -71,7 +71,7 @@ class OneMessageSeat(Seat):
 PAIRS = [("random", "random"), ("raise", "checkcall"), ("checkcall", "random")]
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", MIT_VARIANTS)
 @pytest.mark.parametrize("names", PAIRS)
 def test_no_seat_is_sent_a_line_while_it_owes_a_reply_in_process(
     variant: str, names: tuple[str, str]
@@ -106,7 +106,7 @@ def watched_socket_sends(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple
     yield violations
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", MIT_VARIANTS)
 def test_a_bot_with_the_mit_skeletons_io_plays_every_hand_over_many_seeds(
     tmp_path: Path, variant: str, watched_socket_sends: list[tuple[str, int]]
 ) -> None:

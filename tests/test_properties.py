@@ -26,7 +26,7 @@ from sdk.actions import (
     RaiseAction,
 )
 from sdk.payoffs import hand_deltas
-from sdk.rules import RANKS, SUITS, VARIANTS, BountyRules, Rules
+from sdk.rules import MIT_VARIANTS, RANKS, SUITS, BountyRules, Rules
 from sdk.states import RoundState, State, TerminalState
 
 DECK = tuple(rank + suit for rank in RANKS for suit in SUITS)
@@ -264,7 +264,7 @@ def play_random_hand(data: st.DataObject, rules: Rules) -> tuple[TerminalState, 
     return state, streets
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", MIT_VARIANTS)
 @PROPERTY_SETTINGS
 @given(data=st.data())
 def test_random_hands_keep_every_invariant(variant: str, data: st.DataObject) -> None:
@@ -277,7 +277,7 @@ def test_random_hands_keep_every_invariant(variant: str, data: st.DataObject) ->
         assert streets == [0, 3, 4, 5]
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", MIT_VARIANTS)
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_default_rules_hands_keep_every_invariant(variant: str, data: st.DataObject) -> None:

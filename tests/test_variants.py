@@ -312,7 +312,7 @@ RULE_SETS = {
     "swap": SWAP,
     "swap-often": SWAP.replace(swap=SwapRules(0.5, 0.5)),
     "auction": AUCTION,
-    "swap+auction": Rules(variant="nlhe", swap=SwapRules(0.5, 0.5), auction=True),
+    "swap+auction": Rules(variant="custom", swap=SwapRules(0.5, 0.5), auction=True),
 }
 BOT_NAMES = ["checkcall", "random", "raise"]
 
@@ -386,7 +386,7 @@ def test_final_hands_are_the_deal_changed_only_by_swaps_and_auction_cards(
 
 def test_swap_and_auction_together_keep_the_auction_card_through_the_turn() -> None:
     # Combined rules are allowed; the auction card must survive the turn's swap step.
-    rules = Rules(variant="nlhe", swap=SwapRules(), auction=True)
+    rules = Rules(variant="custom", swap=SwapRules(), auction=True)
     deal = deal_hand(rules, 5, 1)
     played = play(rules, 5, 1, ({1: [C, A(5)]}, {1: [K, A(3)]}))
     assert_no_faults(played)

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from sdk.rules import VARIANTS, Rules
+from sdk.rules import MIT_VARIANTS, Rules
 
 from ..metadata import PROFILES
 
@@ -74,8 +74,9 @@ _READ = 1 << 16  # bytes of a README searched for the Profile line
 
 
 def mit_season(variant: str) -> MitSeason:
-    """The MIT season of ``variant`` (one of :data:`sdk.rules.VARIANTS`)."""
-    return MitSeason(variant, _MIT_YEARS[variant])
+    """The MIT season of ``variant`` (one of :data:`sdk.rules.MIT_VARIANTS`; no year for
+    another game)."""
+    return MitSeason(variant, _MIT_YEARS.get(variant))
 
 
 def competition_rules(profile: str, variant: str) -> Rules:
@@ -124,4 +125,4 @@ def describe(profile: str, variant: str) -> str:
     return f"ACPC 2009 rules (smoke match plays the kit's {variant})"
 
 
-assert set(_MIT_YEARS) == set(VARIANTS), "every variant needs its MIT season"
+assert set(_MIT_YEARS) == set(MIT_VARIANTS), "every MIT variant needs its MIT season"

@@ -1,0 +1,33 @@
+"""Who sits where in each hand: the one rule that turns a player's slot into a seat.
+
+A *slot* is a player's place in the match's order (0 = the first bot named); a *seat* is
+a place relative to the button in one hand (seat 0 = the button).  The button moves one
+seat to the left every hand, so in hand ``n`` (from 1) seat ``s`` is held by slot
+``(s + n - 1) % seats``.  Heads-up that is the MIT engines' alternation: the first player
+is the dealer in odd hands.
+"""
+
+from __future__ import annotations
+
+__all__ = ["seat_of", "slots_in_seats"]
+
+
+def slots_in_seats(hand: int, seats: int) -> tuple[int, ...]:
+    """The slot holding each seat in hand ``hand`` (from 1).
+
+    >>> slots_in_seats(1, 2), slots_in_seats(2, 2)
+    ((0, 1), (1, 0))
+    >>> slots_in_seats(2, 3)
+    (1, 2, 0)
+    """
+    shift = (hand - 1) % seats
+    return tuple((seat + shift) % seats for seat in range(seats))
+
+
+def seat_of(slot: int, hand: int, seats: int) -> int:
+    """The seat that slot ``slot`` holds in hand ``hand`` (the inverse of :func:`slots_in_seats`).
+
+    >>> seat_of(0, 2, 2), seat_of(0, 2, 3)
+    (1, 2)
+    """
+    return (slot - (hand - 1)) % seats
