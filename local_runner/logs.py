@@ -34,6 +34,7 @@ from sdk.states import RoundState
 
 from .faults import Fault, FaultKind
 from .records import ActionEvent, AuctionEvent, HandRecord, MatchResult, StreetEvent, SwapEvent
+from .seating import slots_in_seats
 
 __all__ = [
     "GAMELOG_FILE",
@@ -108,31 +109,32 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
     The blank line that precedes each hand in the file is not included.  Pure:
     the same record and rules always give the same lines.
     """
-    names = n0, n1 = record.players
-    b0, b1 = record.bankrolls_before
+    names = record.players
+    seats = range(len(names))
     bounty = rules.bounty
-    lines = [f"Round #{record.number}, {n0} ({b0}), {n1} ({b1})"]
+    chips = ", ".join(f"{n} ({b})" for n, b in zip(names, record.bankrolls_before, strict=True))
+    lines = [f"Round #{record.number}, {chips}"]
     if bounty is not None and (record.number - 1) % bounty.period == 0:
-        r0, r1 = record.bounties
+        (n0, n1), (r0, r1) = names, record.bounties
         lines.append(f"Bounties reset to {r0} for player {n0} and {r1} for player {n1}")
-    d0, d1 = record.dealt
+    small_seat, big_seat = (0, 1) if len(names) == 2 else (1, 2)
     lines += (
-        f"{n0} posts the blind of {rules.small_blind}",
-        f"{n1} posts the blind of {rules.big_blind}",
-        f"{n0} dealt [{' '.join(d0)}]",
-        f"{n1} dealt [{' '.join(d1)}]",
+        f"{names[small_seat]} posts the blind of {rules.small_blind}",
+        f"{names[big_seat]} posts the blind of {rules.big_blind}",
+        *(f"{names[seat]} dealt [{' '.join(record.dealt[seat])}]" for seat in seats),
     )
     show_hands = rules.swap is not None
-    hands = [d0, d1]
-    swapped = [False, False]
+    hands = list(record.dealt)
+    swapped = [False] * len(names)
+    folded = [False] * len(names)
     hands_due = False  # a Flop/Turn line waits for its swaps before the hand lines
     board: tuple[str, ...] = ()
     bids: tuple[int, int] | None = None
     append = lines.append
 
     def append_hands() -> None:
-        append(f"{n0}'s hand: [{' '.join(hands[0])}]")
-        append(f"{n1}'s hand: [{' '.join(hands[1])}]")
+        for seat in seats:
+            append(f"{names[seat]}'s hand: [{' '.join(hands[seat])}]")
 
     for event in record.events:
         if hands_due and not isinstance(event, SwapEvent):
@@ -140,6 +142,7 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
             hands_due = False
         if isinstance(event, ActionEvent):
             append(_action_line(names[event.seat], event.action, event.state))
+            folded[event.seat] = folded[event.seat] or isinstance(event.action, FoldAction)
         elif isinstance(event, StreetEvent):
             board = event.board
             append(_street_line(names, event.street, board, event.contributions))
@@ -163,10 +166,10 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
     if hands_due:
         append_hands()
     if record.showdown:
-        f0, f1 = record.final_hands
-        append(f"{n0} shows [{' '.join(f0)}]")
-        append(f"{n1} shows [{' '.join(f1)}]")
-    for seat in (0, 1):
+        for seat in seats:
+            if not folded[seat]:
+                append(f"{names[seat]} shows [{' '.join(record.final_hands[seat])}]")
+    for seat in seats:
         tag = " (swapped)" if swapped[seat] else ""
         append(f"{names[seat]}{tag} awarded {record.deltas[seat]}")
     if rules.auction:
@@ -178,6 +181,7 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
         for seat in (0, 1):
             if record.bounty_hits[seat]:
                 append(f"{names[seat]} hits their bounty")
+        (n0, n1), (b0, b1) = names, record.bankrolls_before
         e0, e1 = b0 + record.deltas[0], b1 + record.deltas[1]
         append(f"Winning counts at the end of the round: , {n0} ({e0}), {n1} ({e1})")
     return lines
@@ -210,7 +214,7 @@ def hand_to_json(record: HandRecord) -> dict[str, object]:
             fault = event.fault
             faults.append({"seat": event.seat, "player": names[event.seat],
                            "kind": fault.kind.value, "detail": fault.detail, "hand": fault.hand})
-    has_bounty = record.bounties != (None, None)
+    has_bounty = any(rank is not None for rank in record.bounties)
     return {
         "hand": record.number,
         "players": names,
@@ -242,7 +246,7 @@ class MatchLogWriter:
             logs.close(result)
     """
 
-    def __init__(self, out_dir: Path | str, rules: Rules, player_names: tuple[str, str],
+    def __init__(self, out_dir: Path | str, rules: Rules, player_names: tuple[str, ...],
                  seed: int) -> None:
         """Create ``out_dir`` if needed, open both logs and write the gamelog header."""
         self.out_dir = Path(out_dir)
@@ -255,7 +259,7 @@ class MatchLogWriter:
             self._gamelog = opened.enter_context(self._open(GAMELOG_FILE))
             self._hands = opened.enter_context(self._open(HANDS_FILE))
             self._files = opened.pop_all()
-        self._gamelog.write(f"6.9630 MIT Pokerbots - {player_names[0]} vs {player_names[1]}")
+        self._gamelog.write(f"6.9630 MIT Pokerbots - {' vs '.join(player_names)}")
 
     def on_hand(self, record: HandRecord) -> None:
         """Append the finished hand ``record`` to ``gamelog.txt`` and ``hands.jsonl``."""
@@ -273,12 +277,11 @@ class MatchLogWriter:
         if self.closed:
             return
         try:
-            first, second = result.players
-            if result.hands_played % 2 == 1:
-                first, second = second, first
-            self._gamelog.write(
-                f"\n\nFinal, {first.name} ({first.bankroll}), {second.name} ({second.bankroll})\n"
+            order = slots_in_seats(result.hands_played + 1, len(result.players))
+            final = ", ".join(
+                f"{result.players[slot].name} ({result.players[slot].bankroll})" for slot in order
             )
+            self._gamelog.write(f"\n\nFinal, {final}\n")
         finally:
             self._close_files()
         summary = result.to_dict()

@@ -160,7 +160,7 @@ class MatchResult:
     players: tuple[PlayerResult, ...]
     interrupted: bool = False
     wall_seconds: float = 0.0
-    summaries: tuple[Summary, Summary] | None = None
+    summaries: tuple[Summary, ...] | None = None
     """Each player's chips and mbb/hand with confidence intervals (None before any hand)."""
 
     @property
@@ -181,5 +181,5 @@ class MatchResult:
             "players": [player.to_dict() for player in self.players],
             "statistics": None
             if self.summaries is None
-            else statistics_dict((self.players[0].name, self.players[1].name), self.summaries),
+            else statistics_dict([player.name for player in self.players], self.summaries),
         }

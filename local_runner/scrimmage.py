@@ -138,8 +138,16 @@ def run_scrimmage(
     ``stats`` collects the per-hand moments behind ``result.summaries``; pass one to keep
     them (a tournament merges them across matches).
     """
-    if len(specs) != 2:
-        raise UsageError(f"A scrimmage needs two bots, not {len(specs)}.")
+    seats = config.rules.seats
+    if len(specs) != seats:
+        raise UsageError(
+            f"A {config.rules.variant} match seats {seats} bots, but {len(specs)} were given."
+        )
+    if seats > 2 and (wired := [spec.name for spec in specs if spec.program is not None]):
+        raise UsageError(
+            f"{', '.join(wired)} would play over the MIT wire protocol, which seats two players; "
+            f"a {seats}-seat game plays built-in bots (builtin:NAME) in this version."
+        )
     if sandbox and (problem := sandbox_problem()) is not None:
         raise UsageError(problem)
     python = choose_python(config.runner.python)  # a bad setting is refused before anything runs
@@ -152,7 +160,7 @@ def run_scrimmage(
     try:
         with ExitStack() as cleanup:
             writer = cleanup.enter_context(
-                MatchLogWriter(out_dir, config.rules, (table.names[0], table.names[1]), config.seed)
+                MatchLogWriter(out_dir, config.rules, tuple(table.names), config.seed)
             )
             try:
                 table.seat_bots(cleanup)
@@ -162,7 +170,7 @@ def run_scrimmage(
                 reply_timeout=config.runner.reply_timeout, record_reply_times=record_reply_times
             )
 
-            moments = stats if stats is not None else MatchStats()  # flat in the hands
+            moments = stats if stats is not None else MatchStats(seats)  # flat in the hands
 
             def observe(record: HandRecord) -> None:
                 writer.on_hand(record)
@@ -199,13 +207,14 @@ class _Table:
     sandbox: bool
     python: BotPython
     names: list[str] = field(init=False)
-    processes: list[BotProcess | None] = field(default_factory=lambda: [None, None])
+    processes: list[BotProcess | None] = field(init=False)
     seats: list[Seat] = field(init=False)
     early_faults: list[tuple[int, FaultKind, str]] = field(default_factory=list)
     interrupted: bool = False
 
     def __post_init__(self) -> None:
         self.names = unique_names(self.specs)
+        self.processes = [None] * len(self.specs)
         self.seats = [_AbsentSeat(name) for name in self.names]
 
     def seat_bots(self, cleanup: ExitStack) -> None:
@@ -221,7 +230,7 @@ class _Table:
             ENVIRONMENT_VARIABLE: rules.to_json(),
             "PATH": python.bot_path(os.environ.get("PATH", "")),
         }
-        built: list[BotProcess | None] = [None, None]
+        built: list[BotProcess | None] = [None] * len(self.specs)
         for slot, (spec, name) in enumerate(zip(self.specs, self.names, strict=True)):
             if spec.program is None:
                 continue
@@ -262,11 +271,14 @@ class _Table:
             seat.peers = [peer for peer in sockets if peer is not seat]
 
     def _hidden_from(self, slot: int) -> list[Path]:
-        """What the bot in ``slot`` must not see: the logs and the other bot's directory."""
+        """What the bot in ``slot`` must not see: the logs and the other bots' directories."""
         hidden = [self.out_dir]
-        mine, other = self.specs[slot].program, self.specs[1 - slot].program
-        if other is not None and mine is not None and other.directory != mine.directory:
-            hidden.append(other.directory)
+        mine = self.specs[slot].program
+        for index, spec in enumerate(self.specs):
+            other = spec.program
+            if index != slot and other is not None and mine is not None \
+                    and other.directory != mine.directory:  # fmt: skip
+                hidden.append(other.directory)
         return hidden
 
     def stop_bots(self, match: Match) -> None:

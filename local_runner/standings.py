@@ -25,6 +25,7 @@ from typing import Any
 
 from .rankings import MatchOutcome, RankEntry, bankroll_ranking, instant_runoff_ranking
 from .records import HandRecord
+from .seating import seat_of
 from .stats import Interval, Summary, statistics_dict, summary_dict, t_quantile
 
 __all__ = [
@@ -42,14 +43,11 @@ __all__ = [
 ]
 
 
-def slot_deltas(record: HandRecord) -> tuple[int, int]:
-    """A hand's chip deltas in match order: (first player's, second player's).
-
-    The first player of a match sits in seat 0 (the dealer) in odd hands and in
-    seat 1 in even hands; the record itself is in seat order.
-    """
-    first, second = record.deltas
-    return (first, second) if record.number % 2 == 1 else (second, first)
+def slot_deltas(record: HandRecord) -> tuple[int, ...]:
+    """A hand's chip deltas in match order (the first player's first); the record itself is
+    in seat order, and who sits where is :mod:`local_runner.seating`'s rule."""
+    seats = len(record.deltas)
+    return tuple(record.deltas[seat_of(slot, record.number, seats)] for slot in range(seats))
 
 
 @dataclass(slots=True)
@@ -131,21 +129,20 @@ class MatchStats:
     Memory is flat in the number of hands.
     """
 
-    def __init__(self) -> None:
-        """Start with no hands."""
-        self.players = (Moments(), Moments())
+    def __init__(self, players: int = 2) -> None:
+        """Start with no hands, for ``players`` players."""
+        self.players = tuple(Moments() for _ in range(players))
 
     def __call__(self, record: HandRecord) -> None:
         """Add one finished hand."""
-        first, second = slot_deltas(record)
-        self.players[0].add(first)
-        self.players[1].add(second)
+        for moments, delta in zip(self.players, slot_deltas(record), strict=True):
+            moments.add(delta)
 
-    def summaries(self, big_blind: int) -> tuple[Summary, Summary] | None:
+    def summaries(self, big_blind: int) -> tuple[Summary, ...] | None:
         """Each player's summary, or None before the first hand."""
         if self.players[0].n == 0:
             return None
-        return (self.players[0].summary(big_blind), self.players[1].summary(big_blind))
+        return tuple(moments.summary(big_blind) for moments in self.players)
 
 
 def _signed(value: float) -> str:

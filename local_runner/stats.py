@@ -352,7 +352,7 @@ def summary_dict(summary: Summary) -> dict[str, Any]:
 
 
 def statistics_dict(
-    names: tuple[str, str], summaries: tuple[Summary, Summary], duplicate: bool = False
+    names: Sequence[str], summaries: Sequence[Summary], duplicate: bool = False
 ) -> dict[str, Any]:
     """The ``statistics`` object of a match: each player's summary and the verdict."""
     return {
@@ -362,5 +362,23 @@ def statistics_dict(
             {"name": name, **summary_dict(summary)}
             for name, summary in zip(names, summaries, strict=True)
         ],
-        "verdict": summaries[0].verdict(names[0], names[1]),
+        "verdict": table_verdict(names, summaries),
     }
+
+
+def table_verdict(names: Sequence[str], summaries: Sequence[Summary]) -> str:
+    """Heads-up, who is ahead of whom; at a larger table, who is ahead of or behind the
+    table (each player's interval against zero)."""
+    if len(names) == 2:
+        return summaries[0].verdict(names[0], names[1])
+    level = f"{summaries[0].confidence * 100:g}%"
+    ahead = [n for n, s in zip(names, summaries, strict=True) if s.chips_per_hand.low > 0]
+    behind = [n for n, s in zip(names, summaries, strict=True) if s.chips_per_hand.high < 0]
+    if not ahead and not behind:
+        return f"not yet distinguishable: every player's {level} CI includes zero"
+    parts = []
+    if ahead:
+        parts.append(f"{', '.join(ahead)} ahead of the table")
+    if behind:
+        parts.append(f"{', '.join(behind)} behind it")
+    return f"{' and '.join(parts)}: {level} CI excludes zero"

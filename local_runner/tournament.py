@@ -295,7 +295,7 @@ def play_job(job: MatchJob) -> MatchSummary:
             stats = MatchStats()
             result = run_scrimmage(specs, job.config, out_dir, stats=stats, play_absent=True)
             halves = (result,)
-            moments = stats.players
+            moments = (stats.players[0], stats.players[1])  # tournaments are heads-up
             chips = (result.players[0].bankroll, result.players[1].bankroll)
             hands, interrupted = result.hands_played, result.interrupted
             results = [[result.players[0]], [result.players[1]]]

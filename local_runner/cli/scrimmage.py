@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+
+from sdk.rules import VARIANTS
 
 from ..config import ConfigError, ScrimmageConfig, load_config
 from ..duplicate import HALF_DIRECTORIES, DuplicateResult, run_duplicate
@@ -21,7 +23,7 @@ from ..interpreter import choose_python
 from ..records import HandRecord, MatchResult
 from ..scrimmage import BotSpec, UsageError, run_scrimmage
 from ..standings import ci_sentence
-from ..stats import Summary
+from ..stats import Summary, table_verdict
 from .arguments import non_negative_int, positive_int
 from .console import make_console, print_error, print_warning
 from .outputs import prepare_scrimmage_folder
@@ -41,15 +43,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "scrimmage",
         help="play a match between two bots",
         description=(
-            "Play a match between two bots. A BOT is a directory holding commands.json or "
+            "Play a match between two bots (three in acpc-3pl). A BOT is a directory holding "
+            "commands.json or "
             "startme.sh, or builtin:NAME (random, checkcall, raise). With no BOT, the "
             f"repository's skeleton/ plays {DEFAULT_OPPONENT}; with one BOT, that bot does."
         ),
     )
-    parser.add_argument("bots", nargs="*", metavar="BOT", help="up to two bots")
+    parser.add_argument("bots", nargs="*", metavar="BOT", help="up to two bots (three in acpc-3pl)")
     parser.add_argument(
         "--variant",
-        choices=["nlhe", "swap", "auction", "bounty"],
+        choices=VARIANTS,
         help="the game (default: nlhe, or the config's)",
     )
     parser.add_argument("--rounds", type=positive_int, help="hands to play (default 1000)")
@@ -95,9 +98,12 @@ def find_skeleton() -> Path | None:
     return None
 
 
-def _bot_texts(names: list[str]) -> list[str]:
-    if len(names) > 2:
-        raise UsageError(f"A scrimmage takes at most two bots; {len(names)} were given.")
+def _bot_texts(names: list[str], seats: int = 2) -> list[str]:
+    if len(names) > seats:
+        raise UsageError(
+            f"This game seats {seats} bots; {len(names)} were given."
+            + (" Choose a game for more with --variant (acpc-3pl)." if seats == 2 else "")
+        )
     if not names:
         skeleton = find_skeleton()
         if skeleton is None:
@@ -106,7 +112,7 @@ def _bot_texts(names: list[str]) -> list[str]:
                 "name a bot directory, or run from the kit's checkout."
             )
         names = [str(skeleton)]
-    if len(names) == 1:
+    while len(names) < seats:  # the seats left get the default opponent
         names.append(DEFAULT_OPPONENT)
     return names
 
@@ -116,10 +122,11 @@ def run(args: argparse.Namespace) -> int:
     console = make_console(stderr=args.json)
     error_console = make_console(stderr=True)
     try:
-        specs = [BotSpec.parse(text) for text in _bot_texts(list(args.bots))]
         config = load_config(args.config).with_overrides(
             variant=args.variant, rounds=args.rounds, seed=args.seed, python=args.python
         )
+        seats = config.rules.seats
+        specs = [BotSpec.parse(text) for text in _bot_texts(list(args.bots), seats)]
         out_dir = args.out or Path("runs") / time.strftime("scrimmage-%Y%m%d-%H%M%S")
         cleared = prepare_scrimmage_folder(out_dir)
         if cleared:
@@ -239,12 +246,12 @@ def _play_duplicate(
 
 
 def _verdict_lines(
-    names: tuple[str, str], summaries: tuple[Summary, Summary] | None, duplicate: bool = False
+    names: Sequence[str], summaries: Sequence[Summary] | None, duplicate: bool = False
 ) -> list[str]:
     if summaries is None:
         return ["No hands were played, so there are no statistics."]
     lines = [ci_sentence(name, s, duplicate) for name, s in zip(names, summaries, strict=True)]
-    return [*lines, f"Verdict: {summaries[0].verdict(names[0], names[1])}."]
+    return [*lines, f"Verdict: {table_verdict(names, summaries)}."]
 
 
 #: Faults whose cause is usually in what the bot printed (a traceback, a build error).
@@ -253,7 +260,7 @@ _SEE_THE_LOG = (FaultKind.CRASH, FaultKind.BOT_ERROR)
 
 def _report(console: Console, result: MatchResult, out_dir: Path) -> None:
     console.print(result_table(result))
-    names = (result.players[0].name, result.players[1].name)
+    names = [player.name for player in result.players]
     for line in _verdict_lines(names, result.summaries):
         console.print(line)
     for line in describe_faults(result):
