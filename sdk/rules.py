@@ -219,7 +219,9 @@ class Rules:
             or isinstance(self.seats, bool)
             or not 2 <= self.seats <= MAX_SEATS
         ):
-            raise RulesError(f"seats must be a whole number from 2 to {MAX_SEATS}, not {self.seats!r}.")
+            raise RulesError(
+                f"seats must be a whole number from 2 to {MAX_SEATS}, not {self.seats!r}."
+            )
         if self.on_illegal not in _ON_ILLEGAL:
             raise RulesError(
                 f"on_illegal must be one of {', '.join(_ON_ILLEGAL)}, not {self.on_illegal!r}."

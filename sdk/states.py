@@ -374,7 +374,8 @@ class RoundState(NamedTuple):
             amount: int = action.amount  # type: ignore[union-attr]
             high = max(pips)
             return self._after(
-                _put(pips, actor, amount), _put(stacks, actor, stacks[actor] - amount + pips[actor]),
+                _put(pips, actor, amount),
+                _put(stacks, actor, stacks[actor] - amount + pips[actor]),
                 actor, self.folded, self.raises + 1, max(self.last_raise, amount - high),
             )  # fmt: skip
         if kind is FoldAction:

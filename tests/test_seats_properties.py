@@ -51,7 +51,8 @@ def test_chips_are_conserved_and_payoffs_zero_sum(
         assert (CallAction in legal) == (state.continue_cost > 0)
         if RaiseAction in legal:
             low, high = state.raise_bounds()
-            assert max(state.pips) < low <= high <= state.pips[state.actor] + state.stacks[state.actor]
+            all_in = state.pips[state.actor] + state.stacks[state.actor]
+            assert max(state.pips) < low <= high <= all_in
             if rules.limit is not None:
                 assert low == high
         kind = data.draw(st.sampled_from(sorted(legal, key=lambda k: k.__name__)))
