@@ -71,7 +71,7 @@ def test_usage_errors_exit_2_with_a_message_and_no_traceback(tmp_path: Path) -> 
         (("scrimmage", str(tmp_path / "missing")), "does not exist"),
         (("scrimmage", "builtin:nobody"), "no built-in bot 'builtin:nobody'"),
         (("scrimmage", "--config", str(tmp_path / "none.toml")), "does not exist"),
-        (("scrimmage", "a", "b", "c"), "at most two bots"),
+        (("scrimmage", "a", "b", "c"), "This game seats 2 bots; 3 were given"),
     ]
     for args, message in cases:
         run = pokerbots(*args, "--out", str(tmp_path / "out"))
