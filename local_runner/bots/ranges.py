@@ -1,0 +1,193 @@
+"""A weighted opponent range over all 1,326 hole-card pairs, and equity against it.
+
+The seed write-up kept a *set* of hands that only shrank, and ran a Monte Carlo
+simulation for every hand in it after every action.  Here a range is a
+probability for every pair (:class:`WeightedRange`), updated by Bayes' rule
+(multiply by a likelihood, renormalise), and equity against it costs one cheap
+evaluation whatever the range:
+
+* before the flop, a weighted average of one row of the shipped class-against-class
+  table (:func:`preflop_equity`): no simulation;
+* on the river, every pair's hand rank is computed once per board and cached, so
+  equity is a weighted count of the pairs we beat (:func:`river_equity`): exact;
+* on the flop and turn, one Monte Carlo run in eval7's compiled loop whose
+  opponent hands are drawn from the weights (:func:`sampled_equity`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+
+import eval7
+
+from .cards import COMBO_CLASS, COMBO_INDEX, COMBO_MASK, EVAL7_COMBOS, mask_of, to_eval7
+from .preflop import matrix
+
+__all__ = [
+    "NUM_COMBOS",
+    "WeightedRange",
+    "board_ranks",
+    "equity",
+    "preflop_equity",
+    "river_equity",
+    "sampled_equity",
+]
+
+NUM_COMBOS = len(COMBO_MASK)
+
+
+class WeightedRange:
+    """A probability for each of the 1,326 pairs the opponent may hold.
+
+    ``weights[i]`` belongs to pair ``cards.COMBOS[i]``.  The weights always sum
+    to one over the pairs still possible (pairs using a card we can see are 0).
+    """
+
+    __slots__ = ("weights",)
+
+    def __init__(self, weights: Sequence[float] | None = None) -> None:
+        if weights is None:
+            self.weights = [1.0 / NUM_COMBOS] * NUM_COMBOS
+            return
+        if len(weights) != NUM_COMBOS:
+            raise ValueError(f"A range needs {NUM_COMBOS} weights, not {len(weights)}.")
+        if any(w < 0 for w in weights) or sum(weights) <= 0:
+            raise ValueError("Range weights must be >= 0 and not all 0.")
+        total = sum(weights)
+        self.weights = [w / total for w in weights]
+
+    def remove_cards(self, cards: Sequence[str]) -> None:
+        """Set to 0 every pair that uses one of ``cards`` (ours or the board's), renormalise."""
+        dead = mask_of(cards)
+        weights = self.weights
+        for i, mask in enumerate(COMBO_MASK):
+            if mask & dead:
+                weights[i] = 0.0
+        self._normalise(dead)
+
+    def update(self, likelihood: Sequence[float], dead_cards: Sequence[str] = ()) -> None:
+        """Bayes' rule: multiply each pair's weight by P(observed action | pair), renormalise.
+
+        If the evidence rules out every pair (a likelihood of 0 everywhere the range
+        has weight), the range falls back to uniform over the live pairs rather than
+        dividing by zero: the model was wrong, so forget it.
+        """
+        self.weights = [w * p for w, p in zip(self.weights, likelihood, strict=True)]
+        self._normalise(mask_of(dead_cards))
+
+    def blend_uniform(self, share: float, dead_cards: Sequence[str] = ()) -> None:
+        """Mix in ``share`` of a uniform range over the live pairs (cards may have changed)."""
+        dead = mask_of(dead_cards)
+        live = [not (mask & dead) for mask in COMBO_MASK]
+        count = sum(live)
+        flat = share / count if count else 0.0
+        self.weights = [
+            (1.0 - share) * w + (flat if ok else 0.0)
+            for w, ok in zip(self.weights, live, strict=True)
+        ]
+        self._normalise(dead)
+
+    def _normalise(self, dead: int) -> None:
+        total = sum(self.weights)
+        if total > 0.0:
+            scale = 1.0 / total
+            self.weights = [w * scale for w in self.weights]
+            return
+        live = [not (mask & dead) for mask in COMBO_MASK]
+        count = sum(live)
+        self.weights = [1.0 / count if ok else 0.0 for ok in live]
+
+    def class_weights(self, dead_cards: Sequence[str] = ()) -> list[float]:
+        """The weight of each of the 169 classes, leaving out pairs that use ``dead_cards``."""
+        dead = mask_of(dead_cards)
+        totals = [0.0] * 169
+        for w, mask, cls in zip(self.weights, COMBO_MASK, COMBO_CLASS, strict=True):
+            if w and not mask & dead:
+                totals[cls] += w
+        return totals
+
+
+def preflop_equity(hand: Sequence[str], opponent: WeightedRange) -> float:
+    """Equity of two hole cards against ``opponent`` before the flop, from the shipped table."""
+    row = matrix()[COMBO_CLASS[COMBO_INDEX[(hand[0], hand[1])]]]
+    weights = opponent.class_weights(hand)
+    total = sum(weights)
+    if total <= 0.0:
+        return 0.5
+    return sum(w * e for w, e in zip(weights, row, strict=True) if w) / total
+
+
+@lru_cache(maxsize=8)
+def board_ranks(board: tuple[str, ...]) -> tuple[int, ...]:
+    """Every pair's eval7 hand value on a complete board (-1 for pairs using a board card).
+
+    Cached: a hand asks for the same river board at each of its decisions.
+    """
+    dead = mask_of(board)
+    cards = to_eval7(board)
+    evaluate = eval7.evaluate
+    return tuple(
+        -1 if mask & dead else evaluate([*pair, *cards])
+        for pair, mask in zip(EVAL7_COMBOS, COMBO_MASK, strict=True)
+    )
+
+
+def river_equity(hand: Sequence[str], board: Sequence[str], opponent: WeightedRange) -> float:
+    """Exact equity on a complete board: the weighted share of pairs we beat (ties half)."""
+    ranks = board_ranks(tuple(board))
+    mine = eval7.evaluate(to_eval7([*hand, *board]))
+    dead = mask_of(hand)
+    won = total = 0.0
+    for w, rank, mask in zip(opponent.weights, ranks, COMBO_MASK, strict=True):
+        if w and rank >= 0 and not mask & dead:
+            total += w
+            if mine > rank:
+                won += w
+            elif mine == rank:
+                won += 0.5 * w
+    return won / total if total > 0.0 else 0.5
+
+
+def sampled_equity(
+    hand: Sequence[str],
+    board: Sequence[str],
+    opponent: WeightedRange,
+    samples: int,
+    rng: random.Random,
+) -> float:
+    """Equity by one Monte Carlo run: ``samples`` opponent pairs drawn by weight, one runout each.
+
+    eval7's compiled loop takes the opponent hands in order (it ignores weights), so
+    the weighting is done here by drawing the list it is given.
+    """
+    dead = mask_of([*hand, *board])
+    live = [i for i, (w, mask) in enumerate(zip(opponent.weights, COMBO_MASK, strict=True))
+            if w and not mask & dead]
+    if not live or samples < 1:
+        return 0.5
+    drawn = rng.choices(live, weights=[opponent.weights[i] for i in live], k=samples)
+    options = [(EVAL7_COMBOS[i], 1.0) for i in drawn]
+    return float(eval7.py_hand_vs_range_monte_carlo(
+        to_eval7(hand), options, to_eval7(board), samples
+    ))
+
+
+def equity(
+    hand: Sequence[str],
+    board: Sequence[str],
+    opponent: WeightedRange,
+    samples: int,
+    rng: random.Random,
+) -> float:
+    """Equity against a weighted range by the cheapest sound method for the street.
+
+    Two hole cards before the flop use the table; a complete board is exact; otherwise
+    (and for a three-card Auction hand before the river) one sampled Monte Carlo run.
+    """
+    if not board and len(hand) == 2:
+        return preflop_equity(hand, opponent)
+    if len(board) == 5:
+        return river_equity(hand, board, opponent)
+    return sampled_equity(hand, board, opponent, samples, rng)
