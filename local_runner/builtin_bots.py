@@ -87,11 +87,18 @@ def _equity(seed: int) -> Bot:
     return EquityBot(seed)
 
 
+def _range(seed: int) -> Bot:
+    from .bots.range_bot import RangeBot
+
+    return RangeBot(seed)
+
+
 BUILTIN_BOTS: dict[str, Callable[[int], Bot]] = {
     "checkcall": lambda seed: CheckCallBot(),
     "random": lambda seed: RandomBot(seed),
     "raise": lambda seed: RaiseBot(),
     "equity": _equity,
+    "range": _range,
 }
 
 

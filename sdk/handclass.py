@@ -101,9 +101,4 @@ def class_combos(name: str) -> list[tuple[str, str]]:
     if high == low:
         return [(low + a, high + b) for a, b in combinations(SUITS, 2)]
     suited = name[2] == "s"
-    return [
-        (low + b, high + a)
-        for a in SUITS
-        for b in SUITS
-        if (a == b) == suited
-    ]
+    return [(low + b, high + a) for a in SUITS for b in SUITS if (a == b) == suited]

@@ -73,9 +73,7 @@ def test_history_matches_the_engines_record(variant: str) -> None:
     for record, seen in zip(records, bot.histories, strict=True):
         # The engine's seats are per hand: the bot is slot 0, dealer on odd hands.
         engine = [
-            (event.seat, event.action)
-            for event in record.events
-            if isinstance(event, ActionEvent)
+            (event.seat, event.action) for event in record.events if isinstance(event, ActionEvent)
         ]
         assert seen == engine, record.number
 

@@ -19,10 +19,22 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
+from operator import mul
 
 import eval7
 
-from .cards import COMBO_CLASS, COMBO_INDEX, COMBO_MASK, EVAL7_COMBOS, mask_of, to_eval7
+from sdk.handclass import ALL_CARDS
+
+from .cards import (
+    CARD_BIT,
+    COMBO_CLASS,
+    COMBO_INDEX,
+    COMBO_MASK,
+    EVAL7,
+    EVAL7_COMBOS,
+    mask_of,
+    to_eval7,
+)
 from .preflop import matrix
 
 __all__ = [
@@ -36,6 +48,7 @@ __all__ = [
 ]
 
 NUM_COMBOS = len(COMBO_MASK)
+_INDICES = range(NUM_COMBOS)
 
 
 class WeightedRange:
@@ -45,9 +58,10 @@ class WeightedRange:
     to one over the pairs still possible (pairs using a card we can see are 0).
     """
 
-    __slots__ = ("weights",)
+    __slots__ = ("_dead", "weights")
 
     def __init__(self, weights: Sequence[float] | None = None) -> None:
+        self._dead = 0  # the cards already removed, as bits
         if weights is None:
             self.weights = [1.0 / NUM_COMBOS] * NUM_COMBOS
             return
@@ -58,14 +72,25 @@ class WeightedRange:
         total = sum(weights)
         self.weights = [w / total for w in weights]
 
+    @classmethod
+    def scaled(cls, base: WeightedRange, factors: Sequence[float]) -> WeightedRange:
+        """A new range: ``base`` with each weight multiplied by a factor (>= 0), renormalised."""
+        result = cls.__new__(cls)
+        result._dead = base._dead
+        result.weights = [w * f for w, f in zip(base.weights, factors, strict=True)]
+        result._normalise(base._dead)
+        return result
+
     def remove_cards(self, cards: Sequence[str]) -> None:
         """Set to 0 every pair that uses one of ``cards`` (ours or the board's), renormalise."""
-        dead = mask_of(cards)
-        weights = self.weights
-        for i, mask in enumerate(COMBO_MASK):
-            if mask & dead:
-                weights[i] = 0.0
-        self._normalise(dead)
+        new = mask_of(cards) & ~self._dead
+        if not new:
+            return  # nothing new is seen: the range is unchanged
+        self._dead |= new
+        self.weights = [
+            0.0 if mask & new else w for w, mask in zip(self.weights, COMBO_MASK, strict=True)
+        ]
+        self._normalise(self._dead)
 
     def update(self, likelihood: Sequence[float], dead_cards: Sequence[str] = ()) -> None:
         """Bayes' rule: multiply each pair's weight by P(observed action | pair), renormalise.
@@ -75,11 +100,11 @@ class WeightedRange:
         dividing by zero: the model was wrong, so forget it.
         """
         self.weights = [w * p for w, p in zip(self.weights, likelihood, strict=True)]
-        self._normalise(mask_of(dead_cards))
+        self._normalise(self._dead | mask_of(dead_cards))
 
     def blend_uniform(self, share: float, dead_cards: Sequence[str] = ()) -> None:
         """Mix in ``share`` of a uniform range over the live pairs (cards may have changed)."""
-        dead = mask_of(dead_cards)
+        dead = self._dead | mask_of(dead_cards)
         live = [not (mask & dead) for mask in COMBO_MASK]
         count = sum(live)
         flat = share / count if count else 0.0
@@ -109,14 +134,34 @@ class WeightedRange:
         return totals
 
 
+@lru_cache(maxsize=169)
+def _class_row_per_pair(hero_class: int) -> tuple[float, ...]:
+    """The table row of a class, spread out to the 1,326 pairs (cached per class)."""
+    row = matrix()[hero_class]
+    return tuple(row[c] for c in COMBO_CLASS)
+
+
 def preflop_equity(hand: Sequence[str], opponent: WeightedRange) -> float:
-    """Equity of two hole cards against ``opponent`` before the flop, from the shipped table."""
-    row = matrix()[COMBO_CLASS[COMBO_INDEX[(hand[0], hand[1])]]]
-    weights = opponent.class_weights(hand)
+    """Equity of two hole cards against ``opponent`` before the flop, from the shipped table.
+
+    A weighted average of the table row over the opponent's pairs, leaving out the
+    pairs that use one of our cards (two C-speed passes, no simulation).
+    """
+    row = _class_row_per_pair(COMBO_CLASS[COMBO_INDEX[(hand[0], hand[1])]])
+    weights = opponent.weights
     total = sum(weights)
-    if total <= 0.0:
-        return 0.5
-    return sum(w * e for w, e in zip(weights, row, strict=True) if w) / total
+    value = sum(map(mul, weights, row))
+    for i in _blocked(hand[0], hand[1]):
+        total -= weights[i]
+        value -= weights[i] * row[i]
+    return value / total if total > 1e-12 else 0.5
+
+
+@lru_cache(maxsize=1326)
+def _blocked(first: str, second: str) -> tuple[int, ...]:
+    """The pairs that share a card with ``first`` or ``second``."""
+    dead = mask_of((first, second))
+    return tuple(i for i, mask in enumerate(COMBO_MASK) if mask & dead)
 
 
 @lru_cache(maxsize=8)
@@ -163,15 +208,46 @@ def sampled_equity(
     the weighting is done here by drawing the list it is given.
     """
     dead = mask_of([*hand, *board])
-    live = [i for i, (w, mask) in enumerate(zip(opponent.weights, COMBO_MASK, strict=True))
-            if w and not mask & dead]
-    if not live or samples < 1:
+    if dead & ~opponent._dead:
+        live = [
+            0.0 if mask & dead else w for w, mask in zip(opponent.weights, COMBO_MASK, strict=True)
+        ]
+    else:  # the range has already dropped these cards' pairs
+        live = opponent.weights
+    if samples < 1 or sum(live) <= 0.0:
         return 0.5
-    drawn = rng.choices(live, weights=[opponent.weights[i] for i in live], k=samples)
+    drawn = rng.choices(_INDICES, weights=live, k=samples)
+    if len(hand) != 2:
+        return _sampled_equity_any(hand, board, drawn, rng)
     options = [(EVAL7_COMBOS[i], 1.0) for i in drawn]
-    return float(eval7.py_hand_vs_range_monte_carlo(
-        to_eval7(hand), options, to_eval7(board), samples
-    ))
+    return float(
+        eval7.py_hand_vs_range_monte_carlo(to_eval7(hand), options, to_eval7(board), samples)
+    )
+
+
+def _sampled_equity_any(
+    hand: Sequence[str], board: Sequence[str], drawn: list[int], rng: random.Random
+) -> float:
+    """The same Monte Carlo run in Python, for hands of other than two cards.
+
+    eval7's compiled loop assumes two hole cards (a three-card Auction hand comes
+    out about 0.1 too low), so three-card hands pay for a slower loop.
+    """
+    seen = mask_of([*hand, *board])
+    deck = [(EVAL7[card], CARD_BIT[card]) for card in ALL_CARDS if not CARD_BIT[card] & seen]
+    known = [*to_eval7(hand), *to_eval7(board)]
+    shared = to_eval7(board)
+    missing = 5 - len(board)
+    evaluate, sample = eval7.evaluate, rng.sample
+    won = 0.0
+    for i in drawn:
+        theirs = COMBO_MASK[i]
+        # Two extra cards cover the (at most two) that the opponent's pair holds.
+        runout = [card for card, bit in sample(deck, missing + 2) if not bit & theirs][:missing]
+        ours = evaluate([*known, *runout])
+        their = evaluate([*EVAL7_COMBOS[i], *shared, *runout])
+        won += 1.0 if ours > their else 0.5 if ours == their else 0.0
+    return won / len(drawn)
 
 
 def equity(
