@@ -120,6 +120,14 @@ def test_reference_bot_plays_legally_in_every_variant(
     assert result.players[0].fault_counts == {}
 
 
+def test_a_seeded_range_bot_replays_the_same_match() -> None:
+    first, second = (
+        play(RangeBot(9), opponent="equity", rounds=60, seed=2).players[0].bankroll
+        for _ in range(2)
+    )
+    assert first == second
+
+
 def test_builtins_are_registered() -> None:
     for name in LADDER:
         assert name in BUILTIN_BOTS
@@ -189,7 +197,7 @@ def test_range_bot_learns_from_a_bluffing_opponents_showdowns() -> None:
     assert shown > 50
     # builtin:raise bets every hand, so weak buckets collect aggressive actions.
     assert sum(counts[Situation(True, False)][0]) > 0
-    assert bot.stats.hands == 200 and bot.stats.pfr.value is not None and bot.stats.pfr.value > 0.9
+    assert bot.stats.hands == 200 and bot.stats.pfr.value is not None and bot.stats.pfr.value > 0.8
 
 
 def test_budget_spends_less_as_the_clock_runs_down() -> None:

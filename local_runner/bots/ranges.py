@@ -22,6 +22,7 @@ from functools import lru_cache
 from operator import mul
 
 import eval7
+import eval7.xorshift_rand as xorshift_rand
 
 from sdk.handclass import ALL_CARDS
 
@@ -220,6 +221,9 @@ def sampled_equity(
     if len(hand) != 2:
         return _sampled_equity_any(hand, board, drawn, rng)
     options = [(EVAL7_COMBOS[i], 1.0) for i in drawn]
+    # eval7 deals the runouts from its own generator: seed it from ours, so a seeded
+    # bot plays the same match twice.
+    xorshift_rand.seed(rng.getrandbits(62))
     return float(
         eval7.py_hand_vs_range_monte_carlo(to_eval7(hand), options, to_eval7(board), samples)
     )
