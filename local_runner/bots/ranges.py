@@ -78,7 +78,9 @@ class WeightedRange:
         """A new range: ``base`` with each weight multiplied by a factor (>= 0), renormalised."""
         result = cls.__new__(cls)
         result._dead = base._dead
-        result.weights = [w * f for w, f in zip(base.weights, factors, strict=True)]
+        if len(factors) != NUM_COMBOS:
+            raise ValueError(f"A range needs {NUM_COMBOS} factors, not {len(factors)}.")
+        result.weights = list(map(mul, base.weights, factors))
         result._normalise(base._dead)
         return result
 
@@ -100,7 +102,9 @@ class WeightedRange:
         has weight), the range falls back to uniform over the live pairs rather than
         dividing by zero: the model was wrong, so forget it.
         """
-        self.weights = [w * p for w, p in zip(self.weights, likelihood, strict=True)]
+        if len(likelihood) != NUM_COMBOS:
+            raise ValueError(f"A likelihood needs {NUM_COMBOS} values, not {len(likelihood)}.")
+        self.weights = list(map(mul, self.weights, likelihood))
         self._normalise(self._dead | mask_of(dead_cards))
 
     def blend_uniform(self, share: float, dead_cards: Sequence[str] = ()) -> None:
@@ -119,7 +123,7 @@ class WeightedRange:
         total = sum(self.weights)
         if total > 0.0:
             scale = 1.0 / total
-            self.weights = [w * scale for w in self.weights]
+            self.weights = list(map(scale.__mul__, self.weights))
             return
         live = [not (mask & dead) for mask in COMBO_MASK]
         count = sum(live)

@@ -47,8 +47,8 @@ def values(board: tuple[str, ...]) -> tuple[float, ...]:
     cards = to_eval7(board)
     evaluate = eval7.evaluate
     return tuple(
-        -1.0 if mask & dead else float(evaluate([*pair, *cards]))
-        for pair, mask in zip(EVAL7_COMBOS, COMBO_MASK, strict=True)
+        -1.0 if mask & dead else float(evaluate([a, b, *cards]))
+        for (a, b), mask in zip(EVAL7_COMBOS, COMBO_MASK, strict=True)
     )
 
 
@@ -80,4 +80,7 @@ def buckets(board: tuple[str, ...]) -> tuple[int, ...]:
     """
     ordered = _sorted_live(board)
     edges = [ordered[len(ordered) * k // NUM_BUCKETS] for k in range(1, NUM_BUCKETS)]
-    return tuple(0 if v < 0 else bisect_right(edges, v) for v in values(board))
+    # Far fewer distinct values than pairs: place each value once, then look pairs up.
+    bucket_of = {v: bisect_right(edges, v) for v in set(ordered)}
+    bucket_of[-1.0] = 0
+    return tuple(map(bucket_of.__getitem__, values(board)))
