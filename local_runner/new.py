@@ -49,6 +49,7 @@ from .metadata import (
     parse_readme,
     render_readme,
 )
+from .strategies import install_strategy, strategy_problem
 from .vendor import vendor_sdk
 
 __all__ = [
@@ -357,7 +358,12 @@ def target_problem(path: Path, force: bool = False) -> str | None:
     return None
 
 
-def create_bot(path: Path, answers: Mapping[str, str] | None = None, force: bool = False) -> Path:
+def create_bot(
+    path: Path,
+    answers: Mapping[str, str] | None = None,
+    force: bool = False,
+    strategy: str = "starter",
+) -> Path:
     """Create the bot project at ``path`` from ``answers``; return the project's path.
 
     Everything is checked before anything is written: the answers
@@ -366,8 +372,12 @@ def create_bot(path: Path, answers: Mapping[str, str] | None = None, force: bool
     of the same name, ``sdk/`` is replaced by a fresh copy, and other files are kept.
     Problems raise :class:`NewBotError` and leave the target as it was; an operating
     system error while writing (a full disk) raises ``OSError`` after removing what
-    this call created.
+    this call created.  ``strategy`` (one of :data:`local_runner.strategies.STRATEGIES`)
+    picks the rung of the reference ladder the bot starts from.
     """
+    strategy_error = strategy_problem(strategy)
+    if strategy_error is not None:
+        raise NewBotError(strategy_error)
     path = Path(path)
     directory_name = path.resolve().name
     normalized = normalize_answers(answers or {}, directory_name=directory_name)
@@ -379,6 +389,7 @@ def create_bot(path: Path, answers: Mapping[str, str] | None = None, force: bool
     with tempfile.TemporaryDirectory(prefix="pokerbots-new-") as scratch:
         rendered = _render(template, normalized, readme, Path(scratch))
         vendor_sdk(rendered / "sdk")
+        install_strategy(rendered, strategy, normalized["variant"])
         _install(rendered, path)
     return path
 

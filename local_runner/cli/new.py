@@ -25,6 +25,7 @@ from ..new import (
     create_bot,
     target_problem,
 )
+from ..strategies import STRATEGIES
 
 __all__ = ["register", "run"]
 
@@ -64,6 +65,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=[],
         metavar="KEY=VALUE",
         help="answer one question (repeatable)",
+    )
+    parser.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default="starter",
+        help="the bot to start from: the template's starter (default) or a reference bot",
     )
     parser.add_argument(
         "--force",
@@ -156,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
             raise NewBotError(problem)
         if not args.no_input:
             answers = _interview(path, answers, console)
-        project = create_bot(path, answers, force=args.force)
+        project = create_bot(path, answers, force=args.force, strategy=args.strategy)
     except NewBotError as error:
         for line in error.problems:
             errors.print(f"[bold red]error:[/] {escape(line)}")
