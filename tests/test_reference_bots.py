@@ -207,7 +207,7 @@ def test_budget_spends_less_as_the_clock_runs_down() -> None:
     low = budget.spend(GameState(0, 2.0, 1), state)
     empty = budget.spend(GameState(0, 0.05, 1), state)
     assert full.samples > low.samples > 0 and not low.frugal
-    assert empty.frugal and empty.samples == 0
+    assert empty.frugal and 0 < empty.samples < low.samples
     # Near the end of a match a little clock goes a long way again.
     assert not budget.spend(GameState(0, 0.5, 1000), state).frugal
 

@@ -43,10 +43,10 @@ from sdk.states import GameState, RoundState, TerminalState
 
 from .betting import pot_raise
 from .budget import Budget, Spend
-from .cards import COMBO_INDEX, COMBO_MASK, mask_of
+from .cards import COMBO_INDEX
 from .likelihood import Kind, LikelihoodModel, Situation, kind_of
-from .ranges import WeightedRange, equity
-from .strength import buckets, percentiles
+from .ranges import WeightedRange, equity, sampled_equity
+from .strength import buckets
 from .variants import (
     auction_adjusted_equity,
     auction_bid,
@@ -108,8 +108,9 @@ class RangeBot(Bot):
         last = terminal_state.previous_state
         self._record(actions_of(terminal_state), opponent)
         shown = last.hands[opponent]
-        if len(shown) != 2:
-            return  # nothing shown, or three cards (Auction): not a pair of the model
+        if len(shown) != 2 or (self.last_spend is not None and self.last_spend.frugal):
+            # Nothing shown, three cards (Auction: not a pair of the model), or no time.
+            return
         # In Swap Hold'em the shown cards may not be those held earlier in the hand (a
         # client cannot tell); the few swapped hands only add a little noise.
         pair = COMBO_INDEX[(shown[0], shown[1])]
@@ -132,11 +133,17 @@ class RangeBot(Bot):
 
     # -- 1. Bayes update ----------------------------------------------------------
 
-    def read_opponent(self, round_state: RoundState, active: int) -> None:
-        """Update the range for every opponent action (and swap chance) since the last call."""
+    def read_opponent(self, round_state: RoundState, active: int, frugal: bool = False) -> None:
+        """Update the range for every opponent action (and swap chance) since the last call.
+
+        When ``frugal`` (no time to spare) the actions are only noted: the range keeps
+        what it knew, less the cards now seen.
+        """
         opponent = 1 - active
         dead = [*round_state.hands[active], *round_state.board]
         for past, situation, kind, board in self._record(actions_of(round_state), opponent):
+            if frugal:
+                continue
             self._blur_swaps(round_state, past.street, dead)
             table = self.model.table(situation, kind, self.stats)
             if kind is Kind.AGGRESSIVE:
@@ -160,10 +167,11 @@ class RangeBot(Bot):
     def equity_against(
         self, opponent: WeightedRange, round_state: RoundState, active: int, spend: Spend
     ) -> float:
-        """Our equity against ``opponent``, variant-adjusted; percentiles only when frugal."""
+        """Our equity against ``opponent``, variant-adjusted; a short simulation when frugal."""
         hand, board = round_state.hands[active], round_state.board
-        if spend.frugal:
-            raw = strength_equity(hand, board, opponent)
+        if spend.frugal and board:
+            # Even the river's exact count (one eval7 pass over the pairs) is too dear now.
+            raw = sampled_equity(hand, board, opponent, spend.samples, self.rng)
         else:
             # Three-card hands (Auction) take the slower Python loop: fewer samples.
             samples = spend.samples if len(hand) == 2 else max(30, spend.samples // 4)
@@ -187,7 +195,7 @@ class RangeBot(Bot):
         """Read the opponent, measure equity, choose among the actions by expected value."""
         spend = self.budget.spend(game_state, round_state)
         self.last_spend = spend
-        self.read_opponent(round_state, active)
+        self.read_opponent(round_state, active, spend.frugal)
         legal = round_state.legal_actions()
         if len(legal) == 1 and CheckAction in legal:
             return CheckAction()
@@ -243,7 +251,7 @@ class RangeBot(Bot):
         passive: Action = CheckAction() if CheckAction in legal else CallAction()
         options.append((passive, showdown(theirs, mine)))
         if RaiseAction in legal:
-            folds, continuing = self.fold_response(round_state)
+            folds, continuing = self.fold_response(round_state, spend.frugal)
             if continuing is not None:
                 called = self.equity_against(continuing, round_state, active, spend)
             else:
@@ -257,10 +265,18 @@ class RangeBot(Bot):
                 options.append((action, value))
         return options
 
-    def fold_response(self, round_state: RoundState) -> tuple[float, WeightedRange | None]:
-        """The chance the opponent folds to a bet, and the range it continues with."""
+    def fold_response(
+        self, round_state: RoundState, frugal: bool = False
+    ) -> tuple[float, WeightedRange | None]:
+        """The chance the opponent folds to a bet, and the range it continues with.
+
+        When ``frugal``, only the average fold chance (no range: the caller uses its
+        equity against the whole range).
+        """
         situation = Situation(round_state.street > 0, True)
         table = self.model.fold_probabilities(situation, self.stats)
+        if frugal:
+            return sum(table) / len(table), None
         strength = buckets(round_state.board)
         keep = [1.0 - p for p in table]
         factors = [keep[b] for b in strength]
@@ -283,20 +299,3 @@ def sharpen(table: list[float], share: float) -> list[float]:
     """A bigger bet says more: raise the likelihoods to a power that grows with its size."""
     power = min(2.0, max(0.5, 0.5 + share))
     return [p**power for p in table]
-
-
-def strength_equity(
-    hand: tuple[str, ...], board: tuple[str, ...], opponent: WeightedRange
-) -> float:
-    """A cheap stand-in for equity: the weighted share of the range our hand's
-    strength percentile beats (frugal mode; no simulation)."""
-    table = percentiles(board)
-    dead = mask_of([*hand, *board])
-    pairs = [(hand[i], hand[j]) for i in range(len(hand)) for j in range(i + 1, len(hand))]
-    mine = max(table[COMBO_INDEX[pair]] for pair in pairs)
-    won = total = 0.0
-    for w, p, mask in zip(opponent.weights, table, COMBO_MASK, strict=True):
-        if w and p >= 0 and not mask & dead:
-            total += w
-            won += w if mine > p else 0.5 * w if mine == p else 0.0
-    return won / total if total > 0.0 else 0.5
