@@ -9,8 +9,9 @@ duplicate match of ``--pairs`` hand pairs in this process: the seeded deals once
 with the higher rung as the first player, then again with the seats swapped and
 both bots new (so each bot gets the other's cards).  The game clock is the
 variant's, scaled to the match length (30 s per 1000 hands stays 30 s per 1000
-hands).  Reports the higher rung's result in milli-big-blinds per hand with a 95% interval over hand pairs (the
-kit's :func:`local_runner.stats.summarize_duplicate`), and whether the interval
+hands).  Reports the higher rung's result in milli-big-blinds per hand with a
+95% interval over hand pairs (the kit's
+:func:`local_runner.stats.summarize_duplicate`), and whether the interval
 excludes zero.  The issue asks for at least 10,000 pairs per pairing; matches
 run ``--jobs`` at a time in worker processes.
 """
