@@ -120,8 +120,9 @@ def install_strategy(project: Path, strategy: str, variant: str) -> None:
         shutil.copyfile(table, package / "data" / table.name)
     module, cls = _MODULES[strategy]
     code = (source / module).read_text(encoding="utf-8").replace("from .", "from refbots.")
+    header = f"# Started from the kit's reference bot (pokerbots new --strategy {strategy}).\n"
     footer = _PLAYER_FOOTER.format(variant=variant, cls=cls, strategy=strategy)
-    (project / "player.py").write_text(code + footer, encoding="utf-8")
+    (project / "player.py").write_text(header + code + footer, encoding="utf-8")
     (project / "tests" / "test_player.py").write_text(
         _TESTS.format(strategy=strategy), encoding="utf-8"
     )

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from local_runner.cli import main as cli_main
 from local_runner.new import NewBotError, create_bot
 
 
@@ -38,4 +39,16 @@ def test_starter_is_the_template_unchanged(tmp_path: Path) -> None:
 def test_unknown_strategy_is_refused_before_writing(tmp_path: Path) -> None:
     with pytest.raises(NewBotError, match="starter, equity, range"):
         create_bot(tmp_path / "bot", strategy="cfr")
+    assert not (tmp_path / "bot").exists()
+
+
+@pytest.mark.parametrize("arguments", [["--strategy", "equity"], ["--set", "strategy=equity"]])
+def test_cli_takes_the_strategy_either_way(tmp_path: Path, arguments: list[str]) -> None:
+    target = tmp_path / "bot"
+    assert cli_main(["new", str(target), "--no-input", *arguments]) == 0
+    assert "class Player(EquityBot)" in (target / "player.py").read_text(encoding="utf-8")
+
+
+def test_cli_refuses_an_unknown_strategy(tmp_path: Path) -> None:
+    assert cli_main(["new", str(tmp_path / "bot"), "--no-input", "--set", "strategy=cfr"]) == 2
     assert not (tmp_path / "bot").exists()

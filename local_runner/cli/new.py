@@ -98,6 +98,21 @@ def _parse_sets(items: list[str]) -> dict[str, str]:
     return answers
 
 
+def _strategy(chosen: str, items: list[str]) -> tuple[str, list[str]]:
+    """``--set strategy=NAME`` as another spelling of ``--strategy NAME`` (the last one wins).
+
+    The strategy is not a README.txt answer, so it is taken out of the ``--set`` items.
+    """
+    rest = []
+    for item in items:
+        key, equals, value = item.partition("=")
+        if equals and key.strip() == "strategy":
+            chosen = value.strip()
+        else:
+            rest.append(item)
+    return chosen, rest
+
+
 def _read(prompt: str) -> str:
     try:
         return input(prompt)
@@ -157,13 +172,14 @@ def run(args: argparse.Namespace) -> int:
     errors = Console(stderr=True, highlight=False, soft_wrap=True)
     path: Path = args.path
     try:
-        answers = _parse_sets(list(args.answers))
+        strategy, sets = _strategy(args.strategy, list(args.answers))
+        answers = _parse_sets(sets)
         problem = target_problem(path, args.force)
         if problem is not None:
             raise NewBotError(problem)
         if not args.no_input:
             answers = _interview(path, answers, console)
-        project = create_bot(path, answers, force=args.force, strategy=args.strategy)
+        project = create_bot(path, answers, force=args.force, strategy=strategy)
     except NewBotError as error:
         for line in error.problems:
             errors.print(f"[bold red]error:[/] {escape(line)}")
