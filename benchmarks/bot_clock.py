@@ -16,6 +16,9 @@ through the real engine and the SDK client, as a scrimmage would.  Reports:
   (preflop, flop, turn, river; auction bids count on the flop);
 * faults (there must be none) and the bot's result.
 
+``--evaluator pkrbot`` loads the bots with eval7 hidden, so they use pkrbot (and
+their Python Monte Carlo loop), as a bot would on MIT's 2026 image.
+
 Wall-clock figures depend on the machine and its load: compare within one run, and
 read ``docs/reference-bots.md`` for the figures measured on the reference machine.
 """
@@ -25,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from collections.abc import Callable
 
@@ -64,6 +68,21 @@ class Timed(Bot):
         self.times[STREETS[round_state.street]].append(time.perf_counter() - start)
         self.cpu += time.process_time() - cpu
         return action
+
+
+def use_pkrbot() -> None:
+    """Load the bots with eval7 hidden, so they use pkrbot; the engine keeps eval7."""
+    saved = sys.modules.pop("eval7", None)
+    sys.modules["eval7"] = None  # type: ignore[assignment]  # makes `import eval7` fail
+    try:
+        from local_runner.bots import evaluator
+
+        if evaluator.NAME != "pkrbot":
+            raise SystemExit("The bots were loaded already; run --evaluator pkrbot on its own.")
+    finally:
+        del sys.modules["eval7"]
+        if saved is not None:
+            sys.modules["eval7"] = saved
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -114,7 +133,15 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--evaluator",
+        choices=("eval7", "pkrbot"),
+        default="eval7",
+        help="the bots' hand evaluator (pkrbot: as on MIT's 2026 image, where eval7 is absent)",
+    )
     args = parser.parse_args(argv)
+    if args.evaluator == "pkrbot":
+        use_pkrbot()
     rows = [
         measure(args.bot, args.opponent, variant, args.hands, args.seed)
         for variant in args.variants.split(",")
@@ -122,7 +149,10 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     if args.json:
         out(json.dumps(rows, indent=2))
         return 0
-    out(f"{args.bot} against builtin:{args.opponent}, {args.hands} hands per variant")
+    out(
+        f"{args.bot} against builtin:{args.opponent}, {args.hands} hands per variant, "
+        f"evaluator {args.evaluator}"
+    )
     out(
         f"{'variant':8} {'clock s/1000h':>13} {'cpu s/1000h':>11} {'faults':>6}  "
         "per street: median / p99 ms (decisions)"

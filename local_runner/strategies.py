@@ -7,7 +7,8 @@
 likelihoods, variant adjustments, clock budget) are copied next to it as the
 package ``refbots/``, with the preflop tables in ``refbots/data/``, and
 ``tests/test_player.py`` is replaced by tests of that strategy.  The copies import
-nothing from the kit: only the vendored ``sdk/`` and eval7.
+nothing from the kit: only the vendored ``sdk/`` and eval7 (or pkrbot, where eval7
+has no wheel: see ``refbots/evaluator.py``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ _SUPPORT = (
     "betting.py",
     "budget.py",
     "cards.py",
+    "evaluator.py",
     "likelihood.py",
     "preflop.py",
     "ranges.py",
@@ -53,6 +55,14 @@ if __name__ == "__main__":
 
     run_bot(Player(), parse_args(), variant=VARIANT)
 '''
+
+_REQUIREMENTS = """\
+# What the bot needs beyond the standard library (the SDK is vendored in sdk/): a hand
+# evaluator.  eval7 has no wheel for Python 3.13, where pkrbot (same API) stands in;
+# refbots/evaluator.py takes whichever is installed.
+eval7>=0.1.10; python_version < "3.13"
+pkrbot>=1.1; python_version >= "3.13"
+"""
 
 _TESTS = '''"""Tests for the bot: run ``python -m pytest`` in the bot's folder.
 
@@ -123,6 +133,7 @@ def install_strategy(project: Path, strategy: str, variant: str) -> None:
     header = f"# Started from the kit's reference bot (pokerbots new --strategy {strategy}).\n"
     footer = _PLAYER_FOOTER.format(variant=variant, cls=cls, strategy=strategy)
     (project / "player.py").write_text(header + code + footer, encoding="utf-8")
+    (project / "requirements.txt").write_text(_REQUIREMENTS, encoding="utf-8")
     (project / "tests" / "test_player.py").write_text(
         _TESTS.format(strategy=strategy), encoding="utf-8"
     )

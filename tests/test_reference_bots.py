@@ -250,3 +250,31 @@ def test_variant_adjustments() -> None:
     win, lose = showdown_stakes(bounty, 100, 100, 1.0, 0.0)
     assert (win, lose) == (160.0, 100.0)
     assert showdown_stakes(Rules(), 100, 80, 1.0, 1.0) == (100.0, 80.0)
+
+
+_PKRBOT_MATCHES = """
+import sys
+sys.modules["eval7"] = None  # as on MIT's 2026 image: no eval7
+from local_runner.bots import evaluator
+assert evaluator.NAME == "pkrbot", evaluator.NAME
+from local_runner.bots.equity import EquityBot
+from local_runner.bots.range_bot import RangeBot
+del sys.modules["eval7"]  # the engine itself still evaluates showdowns with eval7
+from local_runner.harness import play
+for variant in ("nlhe", "swap", "auction", "bounty"):
+    result = play(RangeBot(1), opponent=EquityBot(2), rounds=120, variant=variant, seed=3)
+    assert result.hands_played == 120
+    assert [p.fault_counts for p in result.players] == [{}, {}], variant
+print("ok")
+"""
+
+
+def test_bots_play_with_pkrbot_where_eval7_is_missing() -> None:
+    pytest.importorskip("pkrbot", reason="pkrbot is not installed (pip install pkrbot)")
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", _PKRBOT_MATCHES], capture_output=True, text=True, timeout=600
+    )
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr[-3000:]

@@ -1,4 +1,4 @@
-"""The 1,326 hole-card pairs as the bots index them, with eval7 cards and bit masks.
+"""The 1,326 hole-card pairs as the bots index them, with evaluator cards and bit masks.
 
 A weighted range is a list of 1,326 floats; position ``i`` is the pair
 ``COMBOS[i]`` (:data:`sdk.handclass.ALL_COMBOS`).  Each card is also one bit of an
@@ -8,10 +8,11 @@ integer, so "does this pair use a card already seen" is one ``&``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-
-import eval7
+from typing import Any
 
 from sdk.handclass import ALL_CARDS, ALL_COMBOS, class_index
+
+from .evaluator import Card
 
 __all__ = [
     "CARD_BIT",
@@ -31,11 +32,11 @@ COMBOS = ALL_COMBOS
 #: A card's bit.
 CARD_BIT: dict[str, int] = {card: 1 << i for i, card in enumerate(ALL_CARDS)}
 
-#: A card string's eval7 card (made once: building them is the slow part of eval7 calls).
-EVAL7: dict[str, eval7.Card] = {card: eval7.Card(card) for card in ALL_CARDS}
+#: A card string's evaluator card (made once: building cards is the slow part of a call).
+EVAL7: dict[str, Any] = {card: Card(card) for card in ALL_CARDS}
 
-#: Each pair's eval7 cards.
-EVAL7_COMBOS: tuple[tuple[eval7.Card, eval7.Card], ...] = tuple(
+#: Each pair's evaluator cards.
+EVAL7_COMBOS: tuple[tuple[Any, Any], ...] = tuple(
     (EVAL7[a], EVAL7[b]) for a, b in COMBOS
 )
 
@@ -59,6 +60,6 @@ def mask_of(cards: Iterable[str]) -> int:
     return mask
 
 
-def to_eval7(cards: Iterable[str]) -> list[eval7.Card]:
-    """eval7 cards for card strings."""
+def to_eval7(cards: Iterable[str]) -> list[Any]:
+    """Evaluator cards (eval7's or pkrbot's) for card strings."""
     return [EVAL7[card] for card in cards]

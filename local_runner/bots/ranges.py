@@ -21,9 +21,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 from operator import mul
 
-import eval7
-import eval7.xorshift_rand as xorshift_rand
-
 from sdk.handclass import ALL_CARDS
 
 from .cards import (
@@ -36,6 +33,7 @@ from .cards import (
     mask_of,
     to_eval7,
 )
+from .evaluator import COMPILED_MONTE_CARLO, evaluate, monte_carlo, seed_runouts
 from .preflop import matrix
 
 __all__ = [
@@ -177,7 +175,6 @@ def board_ranks(board: tuple[str, ...]) -> tuple[int, ...]:
     """
     dead = mask_of(board)
     cards = to_eval7(board)
-    evaluate = eval7.evaluate
     return tuple(
         -1 if mask & dead else evaluate([*pair, *cards])
         for pair, mask in zip(EVAL7_COMBOS, COMBO_MASK, strict=True)
@@ -187,7 +184,7 @@ def board_ranks(board: tuple[str, ...]) -> tuple[int, ...]:
 def river_equity(hand: Sequence[str], board: Sequence[str], opponent: WeightedRange) -> float:
     """Exact equity on a complete board: the weighted share of pairs we beat (ties half)."""
     ranks = board_ranks(tuple(board))
-    mine = eval7.evaluate(to_eval7([*hand, *board]))
+    mine = evaluate(to_eval7([*hand, *board]))
     dead = mask_of(hand)
     won = total = 0.0
     for w, rank, mask in zip(opponent.weights, ranks, COMBO_MASK, strict=True):
@@ -222,21 +219,19 @@ def sampled_equity(
     if samples < 1 or sum(live) <= 0.0:
         return 0.5
     drawn = rng.choices(_INDICES, weights=live, k=samples)
-    if len(hand) != 2:
+    if len(hand) != 2 or not COMPILED_MONTE_CARLO:
         return _sampled_equity_any(hand, board, drawn, rng)
     options = [(EVAL7_COMBOS[i], 1.0) for i in drawn]
     # eval7 deals the runouts from its own generator: seed it from ours, so a seeded
     # bot plays the same match twice.
-    xorshift_rand.seed(rng.getrandbits(62))
-    return float(
-        eval7.py_hand_vs_range_monte_carlo(to_eval7(hand), options, to_eval7(board), samples)
-    )
+    seed_runouts(rng)
+    return monte_carlo(to_eval7(hand), options, to_eval7(board), samples)
 
 
 def _sampled_equity_any(
     hand: Sequence[str], board: Sequence[str], drawn: list[int], rng: random.Random
 ) -> float:
-    """The same Monte Carlo run in Python, for hands of other than two cards.
+    """The same Monte Carlo run in Python: for pkrbot, and for hands of other than two cards.
 
     eval7's compiled loop assumes two hole cards (a three-card Auction hand comes
     out about 0.1 too low), so three-card hands pay for a slower loop.
@@ -246,7 +241,7 @@ def _sampled_equity_any(
     known = [*to_eval7(hand), *to_eval7(board)]
     shared = to_eval7(board)
     missing = 5 - len(board)
-    evaluate, sample = eval7.evaluate, rng.sample
+    sample = rng.sample
     won = 0.0
     for i in drawn:
         theirs = COMBO_MASK[i]

@@ -18,9 +18,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from functools import cache, lru_cache
 
-import eval7
-
 from .cards import COMBO_CLASS, COMBO_MASK, EVAL7_COMBOS, mask_of, to_eval7
+from .evaluator import evaluate
 from .preflop import equity_vs_random
 
 __all__ = ["NUM_BUCKETS", "buckets", "percentiles", "values"]
@@ -45,7 +44,6 @@ def values(board: tuple[str, ...]) -> tuple[float, ...]:
         return _preflop_values()
     dead = mask_of(board)
     cards = to_eval7(board)
-    evaluate = eval7.evaluate
     return tuple(
         -1.0 if mask & dead else float(evaluate([a, b, *cards]))
         for (a, b), mask in zip(EVAL7_COMBOS, COMBO_MASK, strict=True)
