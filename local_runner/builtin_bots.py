@@ -1,7 +1,8 @@
 """Reference opponents, played in-process: ``builtin:NAME`` on the command line.
 
 Each is a plain :class:`sdk.Bot`; they are fast, deterministic given their seed,
-and handle every variant (bids included).
+and handle every variant (bids included).  ``equity`` and ``range``, the upper
+rungs of the reference ladder, live in :mod:`local_runner.bots`.
 """
 
 from __future__ import annotations
@@ -80,10 +81,24 @@ class RaiseBot(Bot):
         return CheckAction() if CheckAction in legal else CallAction()
 
 
+def _equity(seed: int) -> Bot:
+    from .bots.equity import EquityBot  # eval7 and the tables load only when asked for
+
+    return EquityBot(seed)
+
+
+def _range(seed: int) -> Bot:
+    from .bots.range_bot import RangeBot
+
+    return RangeBot(seed)
+
+
 BUILTIN_BOTS: dict[str, Callable[[int], Bot]] = {
     "checkcall": lambda seed: CheckCallBot(),
     "random": lambda seed: RandomBot(seed),
     "raise": lambda seed: RaiseBot(),
+    "equity": _equity,
+    "range": _range,
 }
 
 

@@ -50,6 +50,7 @@ from .metadata import (
     parse_readme,
     render_readme,
 )
+from .strategies import install_strategy, strategy_problem
 from .vendor import SdkRefresh, SdkRefreshError, plan_sdk_refresh, refresh_sdk, vendor_sdk
 
 __all__ = [
@@ -517,6 +518,7 @@ def create_bot(
     answers: Mapping[str, str] | None = None,
     force: bool = False,
     overwrite_edited: bool = False,
+    strategy: str = "starter",
 ) -> Path:
     """Create the bot project at ``path`` from ``answers``; return the project's path.
 
@@ -528,7 +530,12 @@ def create_bot(
     was; an operating system error while writing (a full disk) raises ``OSError`` after
     removing what this call created.  With the ``acpc`` profile the metadata file is named
     ``README`` (the ACPC server's check looks for that name) instead of ``README.txt``.
+    ``strategy`` (one of :data:`local_runner.strategies.STRATEGIES`) picks the rung of
+    the reference ladder the bot starts from.
     """
+    strategy_error = strategy_problem(strategy)
+    if strategy_error is not None:
+        raise NewBotError(strategy_error)
     path = Path(path)
     if force and path.is_dir() and any(path.iterdir()):
         refresh_bot(path, answers, overwrite_edited)
@@ -545,6 +552,7 @@ def create_bot(
         if normalized["profile"] == "acpc":  # the ACPC server's check looks for this name
             (rendered / "README.txt").rename(rendered / "README")
         vendor_sdk(rendered / "sdk")
+        install_strategy(rendered, strategy, normalized["variant"])
         _install(rendered, path)
     return path
 

@@ -408,6 +408,10 @@ class RoundState(NamedTuple):
             if not folded[seat] and (all_in_checks or stacks[seat] > 0):
                 return self._step(self.button + 1, self.street, pips, stacks, self.auction,
                                   self.bids, seat, opener, folded, raises, last_raise)  # fmt: skip
+        if pips is self.pips and folded is self.folded:
+            # A check closed the street: the next street follows this state directly, as
+            # in the MIT skeleton's chain of states (a call or a fold leaves its own state).
+            return self._next_street()
         done = self._step(self.button + 1, self.street, pips, stacks, self.auction, self.bids,
                           self.actor, opener, folded, raises, last_raise)  # fmt: skip
         return done._next_street()

@@ -38,8 +38,17 @@ def choose(rng: random.Random, state: RoundState) -> object:
     return kind()
 
 
+def chain_length(state: object) -> int:
+    """How many states the ``previous_state`` chain holds (bots walk it for the history)."""
+    count = 0
+    while state is not None:
+        count, state = count + 1, state.previous_state  # type: ignore[attr-defined]
+    return count
+
+
 def same_decision(new: RoundState, ref: old.RoundState) -> None:
     assert new.active == ref.active == new.button % 2
+    assert chain_length(new) == chain_length(ref)
     assert (new.button, new.street, new.pips, new.stacks, new.auction, new.bids) == (
         ref.button, ref.street, ref.pips, ref.stacks, ref.auction, ref.bids
     )

@@ -28,6 +28,7 @@ from ..new import (
     refresh_bot,
     target_problem,
 )
+from ..strategies import STRATEGIES
 from .console import make_console, print_error, styled
 
 __all__ = ["register", "run"]
@@ -70,6 +71,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="answer one question (repeatable)",
     )
     parser.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default="starter",
+        help="the bot to start from: the template's starter (default) or a reference bot",
+    )
+    parser.add_argument(
         "--force",
         action="store_true",
         help="write into an existing, non-empty folder: refresh the template's files and the "
@@ -101,6 +108,21 @@ def _parse_sets(items: list[str]) -> dict[str, str]:
             )
         answers[key] = value
     return answers
+
+
+def _strategy(chosen: str, items: list[str]) -> tuple[str, list[str]]:
+    """``--set strategy=NAME`` as another spelling of ``--strategy NAME`` (the last one wins).
+
+    The strategy is not a README.txt answer, so it is taken out of the ``--set`` items.
+    """
+    rest = []
+    for item in items:
+        key, equals, value = item.partition("=")
+        if equals and key.strip() == "strategy":
+            chosen = value.strip()
+        else:
+            rest.append(item)
+    return chosen, rest
 
 
 def _read(prompt: str) -> str:
@@ -167,7 +189,8 @@ def run(args: argparse.Namespace) -> int:
     errors = make_console(stderr=True)
     path: Path = args.path
     try:
-        answers = _parse_sets(list(args.answers))
+        strategy, sets = _strategy(args.strategy, list(args.answers))
+        answers = _parse_sets(sets)
         problem = target_problem(path, args.force)
         if problem is not None:
             raise NewBotError(problem)
@@ -178,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
         if refreshing:
             changes = refresh_bot(path, answers, overwrite_edited=args.overwrite_edited)
         else:
-            project = create_bot(path, answers, force=args.force)
+            project = create_bot(path, answers, force=args.force, strategy=strategy)
     except NewBotError as error:
         for line in error.problems:
             print_error(errors, line)

@@ -1,0 +1,176 @@
+"""The reference bots' game-clock use: seconds per 1000 hands, and decision times per street.
+
+    python benchmarks/bot_clock.py [--bot range] [--opponent raise] [--hands 1000]
+                                   [--variants nlhe,swap,auction,bounty] [--json]
+
+Plays ``--hands`` hands of the bot against ``builtin:raise`` (it raises whenever it
+may, so it forces the most decisions per hand) in each variant, in this process,
+through the real engine and the SDK client, as a scrimmage would.  Reports:
+
+* ``clock s/1000h``: the game clock the bot used (the engine's measure: from
+  sending a request to the reply, client parsing included), scaled to 1000 hands.
+  The issue's target is under 10 s (a third of MIT's 30 s clock of 2022-2024);
+* ``cpu s/1000h``: the processor time of the bot's ``get_action`` calls alone, which
+  a busy machine inflates less than the wall-clock figures;
+* the median and 99th percentile time of one ``get_action`` call, per street
+  (preflop, flop, turn, river; auction bids count on the flop);
+* faults (there must be none) and the bot's result.
+
+``--evaluator pkrbot`` loads the bots with eval7 hidden, so they use pkrbot (and
+their Python Monte Carlo loop), as a bot would on MIT's 2026 image.
+
+Wall-clock figures depend on the machine and its load: compare within one run, and
+read ``docs/reference-bots.md`` for the figures measured on the reference machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+from local_runner.builtin_bots import make_builtin
+from local_runner.match import Match
+from local_runner.seats import InProcessSeat
+from sdk.actions import Action
+from sdk.bot import Bot
+from sdk.rules import VARIANTS, Rules
+from sdk.states import GameState, RoundState, TerminalState
+
+STREETS = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
+
+
+class Timed(Bot):
+    """A bot whose ``get_action`` calls are timed and filed by street."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.times: dict[str, list[float]] = {name: [] for name in STREETS.values()}
+        self.cpu = 0.0
+
+    def handle_new_round(self, game_state: GameState, round_state: RoundState, active: int) -> None:
+        """Delegate."""
+        self.bot.handle_new_round(game_state, round_state, active)
+
+    def handle_round_over(
+        self, game_state: GameState, terminal_state: TerminalState, active: int
+    ) -> None:
+        """Delegate."""
+        self.bot.handle_round_over(game_state, terminal_state, active)
+
+    def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
+        """Delegate, timing the call."""
+        start, cpu = time.perf_counter(), time.process_time()
+        action = self.bot.get_action(game_state, round_state, active)
+        self.times[STREETS[round_state.street]].append(time.perf_counter() - start)
+        self.cpu += time.process_time() - cpu
+        return action
+
+
+def use_pkrbot() -> None:
+    """Load the bots with eval7 hidden, so they use pkrbot; the engine keeps eval7."""
+    saved = sys.modules.pop("eval7", None)
+    sys.modules["eval7"] = None  # type: ignore[assignment]  # makes `import eval7` fail
+    try:
+        from local_runner.bots import evaluator
+
+        if evaluator.NAME != "pkrbot":
+            raise SystemExit("The bots were loaded already; run --evaluator pkrbot on its own.")
+    finally:
+        del sys.modules["eval7"]
+        if saved is not None:
+            sys.modules["eval7"] = saved
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The ``share`` quantile of ``values`` (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def measure(bot: str, opponent: str, variant: str, hands: int, seed: int) -> dict[str, object]:
+    """Play one match and return its clock figures."""
+    rules = Rules.for_variant(variant).replace(num_rounds=hands)
+    timed = Timed(make_builtin(bot, seed))
+    seats = [
+        InProcessSeat(bot, timed, rules),
+        InProcessSeat(opponent, make_builtin(opponent, seed + 1), rules),
+    ]
+    result = Match(seats, rules, seed=seed).play()
+    player = result.players[0]
+    per_street: dict[str, dict[str, float]] = {}
+    for street, times in timed.times.items():
+        if times:
+            per_street[street] = {
+                "decisions": len(times),
+                "median_ms": round(statistics.median(times) * 1000, 3),
+                "p99_ms": round(percentile(times, 0.99) * 1000, 3),
+            }
+    return {
+        "variant": variant,
+        "bot": bot,
+        "opponent": opponent,
+        "hands": result.hands_played,
+        "clock_s_per_1000_hands": round(player.time_used * 1000 / result.hands_played, 3),
+        "cpu_s_per_1000_hands": round(timed.cpu * 1000 / result.hands_played, 3),
+        "clock_limit_s": rules.game_clock * 1000 / rules.num_rounds,
+        "decisions": player.decisions,
+        "faults": {kind.value: n for kind, n in player.fault_counts.items()},
+        "bankroll": player.bankroll,
+        "streets": per_street,
+    }
+
+
+def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> int:
+    """Measure each variant and print a table (or JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bot", default="range")
+    parser.add_argument("--opponent", default="raise")
+    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--evaluator",
+        choices=("eval7", "pkrbot"),
+        default="eval7",
+        help="the bots' hand evaluator (pkrbot: as on MIT's 2026 image, where eval7 is absent)",
+    )
+    args = parser.parse_args(argv)
+    if args.evaluator == "pkrbot":
+        use_pkrbot()
+    rows = [
+        measure(args.bot, args.opponent, variant, args.hands, args.seed)
+        for variant in args.variants.split(",")
+    ]
+    if args.json:
+        out(json.dumps(rows, indent=2))
+        return 0
+    out(
+        f"{args.bot} against builtin:{args.opponent}, {args.hands} hands per variant, "
+        f"evaluator {args.evaluator}"
+    )
+    out(
+        f"{'variant':8} {'clock s/1000h':>13} {'cpu s/1000h':>11} {'faults':>6}  "
+        "per street: median / p99 ms (decisions)"
+    )
+    for row in rows:
+        streets = row["streets"]
+        assert isinstance(streets, dict)
+        cells = "  ".join(
+            f"{name} {s['median_ms']:.2f}/{s['p99_ms']:.2f} ({s['decisions']})"
+            for name, s in streets.items()
+        )
+        faults = sum(row["faults"].values())  # type: ignore[attr-defined]
+        out(
+            f"{row['variant']:8} {row['clock_s_per_1000_hands']:>13.2f} "
+            f"{row['cpu_s_per_1000_hands']:>11.2f} {faults:>6}  {cells}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

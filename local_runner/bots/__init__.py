@@ -1,0 +1,7 @@
+"""The reference bots of the ladder (random < checkcall < equity < range).
+
+One module per bot (:mod:`.equity`, :mod:`.range_bot`), sharing the card
+indexing (:mod:`.cards`), the preflop tables (:mod:`.preflop`), weighted ranges
+and equity (:mod:`.ranges`) and bet arithmetic (:mod:`.betting`).  They need
+eval7; ``docs/reference-bots.md`` explains how each works.
+"""

@@ -1,0 +1,301 @@
+"""``builtin:range``: the seed write-up's Bayesian range bot, done within the clock.
+
+The top rung of the reference ladder.  Per hand it keeps the opponent's range as
+a weight on each of the 1,326 hole-card pairs (:class:`~.ranges.WeightedRange`),
+starting uniform.  Then, at each decision:
+
+1. **Bayes update** (:meth:`RangeBot.read_opponent`): for every opponent action
+   since the last decision, multiply each pair's weight by the probability of that
+   action from a hand that strong (:class:`~.likelihood.LikelihoodModel`), and
+   renormalise.  The model starts from a prior and learns from the opponent's
+   showdowns (:meth:`RangeBot.handle_round_over`).
+2. **Equity** against the range (:func:`~.ranges.equity`): a table lookup before the
+   flop, exact on the river, one Monte Carlo run on the flop and turn; corrected by
+   the variant functions of :mod:`.variants`.
+3. **Mixed strategy** (:meth:`RangeBot.choose`): the expected value of folding,
+   checking or calling, and of two bet sizes (the opponent's fold chance comes from
+   the same model and its observed fold-to-bet rate), then a random choice that
+   favours the best (a softmax), so the bot is hard to read.
+
+A :class:`~.budget.Budget` watches the game clock and spends less per decision
+as it runs down.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from operator import mul
+
+from sdk.actions import (
+    Action,
+    BidAction,
+    CallAction,
+    CheckAction,
+    FoldAction,
+    RaiseAction,
+)
+from sdk.bot import Bot
+from sdk.history import PastAction, actions_of
+from sdk.opponent_stats import OpponentStats
+from sdk.payoffs import bounty_hit
+from sdk.states import GameState, RoundState, TerminalState
+
+from .betting import pot_raise
+from .budget import Budget, Spend
+from .cards import COMBO_INDEX
+from .likelihood import Kind, LikelihoodModel, Situation, kind_of
+from .ranges import WeightedRange, equity, sampled_equity
+from .strength import buckets
+from .variants import (
+    auction_adjusted_equity,
+    auction_bid,
+    bounty_chance,
+    opponent_bounty_chance,
+    showdown_stakes,
+    swap_adjusted_equity,
+    swap_range_blur,
+    third_card_gain,
+)
+
+__all__ = ["RangeBot"]
+
+#: An opponent action as the range update reads it: the action, where it was taken,
+#: its kind, and the board then.
+_Seen = tuple[PastAction, Situation, Kind, tuple[str, ...]]
+
+#: Bet sizes considered, as fractions of the pot after calling.
+BET_SIZES = (0.5, 1.0)
+#: Softmax temperature, as a share of the pot (plus one big blind): lower is greedier.
+TEMPERATURE = 0.06
+#: The average equity a third card adds, used when there was no time to measure it.
+DEFAULT_THIRD_CARD_GAIN = 0.08
+
+
+class RangeBot(Bot):
+    """A weighted opponent range, Bayes-updated; equity against it; a mixed EV strategy."""
+
+    def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.budget = budget or Budget()
+        self.stats = OpponentStats()
+        self.model = LikelihoodModel()
+        self.range = WeightedRange()
+        self.last_spend: Spend | None = None
+        self._seen = 0
+        self._street = 0
+        self._gain = DEFAULT_THIRD_CARD_GAIN
+        # The opponent's actions this hand, to learn from if it shows its cards.
+        self._observed: list[tuple[Situation, Kind, tuple[str, ...]]] = []
+
+    # -- the hand's bookkeeping ---------------------------------------------------
+
+    def handle_new_round(self, game_state: GameState, round_state: RoundState, active: int) -> None:
+        """A fresh uniform range without the pairs that use our cards."""
+        self.range = WeightedRange()
+        self.range.remove_cards(round_state.hands[active])
+        self._seen = 0
+        self._street = 0
+        self._gain = DEFAULT_THIRD_CARD_GAIN
+        self._observed = []
+
+    def handle_round_over(
+        self, game_state: GameState, terminal_state: TerminalState, active: int
+    ) -> None:
+        """Count the opponent's statistics; if it showed two cards, learn from its actions."""
+        opponent = 1 - active
+        self.stats.observe_hand(terminal_state, opponent)
+        last = terminal_state.previous_state
+        self._record(actions_of(terminal_state), opponent)
+        shown = last.hands[opponent]
+        if len(shown) != 2 or (self.last_spend is not None and self.last_spend.frugal):
+            # Nothing shown, three cards (Auction: not a pair of the model), or no time.
+            return
+        # In Swap Hold'em the shown cards may not be those held earlier in the hand (a
+        # client cannot tell); the few swapped hands only add a little noise.
+        pair = COMBO_INDEX[(shown[0], shown[1])]
+        for situation, kind, board in self._observed:
+            self.model.learn(situation, buckets(board)[pair], kind)
+
+    def _record(self, actions: list[PastAction], opponent: int) -> list[_Seen]:
+        """The opponent's actions not seen before, remembered for learning."""
+        new: list[_Seen] = []
+        for past in actions[self._seen :]:
+            kind = kind_of(past.action)
+            if past.seat != opponent or kind is None:
+                continue
+            situation = Situation(past.street > 0, past.before.continue_cost > 0)
+            board = past.before.board[: past.street]
+            self._observed.append((situation, kind, board))
+            new.append((past, situation, kind, board))
+        self._seen = len(actions)
+        return new
+
+    # -- 1. Bayes update ----------------------------------------------------------
+
+    def read_opponent(self, round_state: RoundState, active: int, frugal: bool = False) -> None:
+        """Update the range for every opponent action (and swap chance) since the last call.
+
+        When ``frugal`` (no time to spare) the actions are only noted: the range keeps
+        what it knew, less the cards now seen.
+        """
+        opponent = 1 - active
+        dead = [*round_state.hands[active], *round_state.board]
+        for past, situation, kind, board in self._record(actions_of(round_state), opponent):
+            if frugal:
+                continue
+            self._blur_swaps(round_state, past.street, dead)
+            table = self.model.table(situation, kind, self.stats)
+            if kind is Kind.AGGRESSIVE:
+                table = sharpen(table, bet_share(past.before, past.action))
+            strength = buckets(board)
+            self.range.update([table[b] for b in strength], dead)
+        self._blur_swaps(round_state, round_state.street, dead)
+        self.range.remove_cards(dead)
+
+    def _blur_swaps(self, round_state: RoundState, street: int, dead: list[str]) -> None:
+        """Swap Hold'em: as each swap street is reached, part of the range turns random."""
+        for passed in (3, 4):
+            if self._street < passed <= street:
+                share = swap_range_blur(round_state.rules, passed)
+                if share > 0.0:
+                    self.range.blend_uniform(share, dead)
+        self._street = max(self._street, street)
+
+    # -- 2. equity ----------------------------------------------------------------
+
+    def equity_against(
+        self, opponent: WeightedRange, round_state: RoundState, active: int, spend: Spend
+    ) -> float:
+        """Our equity against ``opponent``, variant-adjusted; a short simulation when frugal."""
+        hand, board = round_state.hands[active], round_state.board
+        if spend.frugal and board:
+            # Even the river's exact count (one eval7 pass over the pairs) is too dear now.
+            raw = sampled_equity(hand, board, opponent, spend.samples, self.rng)
+        else:
+            # Three-card hands (Auction) take the slower Python loop: fewer samples.
+            samples = spend.samples if len(hand) == 2 else max(30, spend.samples // 4)
+            raw = equity(hand, board, opponent, samples, self.rng)
+        rules = round_state.rules
+        adjusted = swap_adjusted_equity(raw, rules, round_state.street)
+        if rules.auction and round_state.street > 0 and not round_state.auction:
+            mine, theirs = round_state.bids[active], round_state.bids[1 - active]
+            they_hold_three = (
+                theirs >= mine
+                if mine is not None and theirs is not None and min(mine, theirs) >= 0
+                else len(hand) == 2
+            )
+            # ``raw`` was computed with our real hand, so our own third card is in it.
+            adjusted = auction_adjusted_equity(adjusted, self._gain, 2, 3 if they_hold_three else 2)
+        return adjusted
+
+    # -- 3. the decision ----------------------------------------------------------
+
+    def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
+        """Read the opponent, measure equity, choose among the actions by expected value."""
+        spend = self.budget.spend(game_state, round_state)
+        self.last_spend = spend
+        self.read_opponent(round_state, active, spend.frugal)
+        legal = round_state.legal_actions()
+        if len(legal) == 1 and CheckAction in legal:
+            return CheckAction()
+        mine = self.equity_against(self.range, round_state, active, spend)
+        if BidAction in legal:
+            return self.bid(round_state, active, mine, spend)
+        return self.choose(round_state, active, mine, spend)
+
+    def bid(self, round_state: RoundState, active: int, mine: float, spend: Spend) -> BidAction:
+        """Auction: bid what a third card is worth (see :func:`.variants.auction_bid`)."""
+        if not spend.frugal:
+            hand, board = round_state.hands[active], round_state.board
+            samples = max(20, spend.samples // 6)  # three-card hands use the slow loop
+            self._gain = third_card_gain(hand, board, self.range, mine, self.rng, samples)
+        low, high = round_state.bid_bounds()
+        amount = auction_bid(self._gain, round_state.pot, high, round_state.stacks[1 - active])
+        return BidAction(max(low, min(high, amount)))
+
+    def choose(self, round_state: RoundState, active: int, mine: float, spend: Spend) -> Action:
+        """A softmax over the expected values of the legal actions."""
+        options = self.expected_values(round_state, active, mine, spend)
+        best = max(value for _, value in options)
+        temperature = TEMPERATURE * round_state.pot + round_state.rules.big_blind
+        weights = [math.exp((value - best) / temperature) for _, value in options]
+        return self.rng.choices([action for action, _ in options], weights=weights)[0]
+
+    def expected_values(
+        self, round_state: RoundState, active: int, mine: float, spend: Spend
+    ) -> list[tuple[Action, float]]:
+        """Each candidate action with its expected chip result for the hand.
+
+        Showdown values ignore later betting (the usual pot-odds simplification);
+        a bet wins the pot at once when the opponent folds, and otherwise plays
+        against the part of the range that does not fold.
+        """
+        rules, board = round_state.rules, round_state.board
+        hand = round_state.hands[active]
+        contributions = round_state.contributions
+        put_in, theirs = contributions[active], contributions[1 - active]
+        rank = round_state.bounties[active]
+        hit = bounty_chance(rank, hand, board)
+        hit_now = 1.0 if bounty_hit(rank, hand, board) else 0.0
+        their_hit = opponent_bounty_chance(board)
+
+        def showdown(level: int, equity_: float) -> float:
+            win, lose = showdown_stakes(rules, level, level, hit, their_hit)
+            return equity_ * win - (1.0 - equity_) * lose
+
+        legal = round_state.legal_actions()
+        options: list[tuple[Action, float]] = []
+        if FoldAction in legal:
+            options.append((FoldAction(), -float(put_in)))
+        passive: Action = CheckAction() if CheckAction in legal else CallAction()
+        options.append((passive, showdown(theirs, mine)))
+        if RaiseAction in legal:
+            folds, continuing = self.fold_response(round_state, spend.frugal)
+            if continuing is not None:
+                called = self.equity_against(continuing, round_state, active, spend)
+            else:
+                called = mine
+            fold_win, _ = showdown_stakes(rules, theirs, put_in, hit_now, 0.0)
+            for size in BET_SIZES:
+                action = pot_raise(round_state, size)
+                level = put_in + action.amount - round_state.pips[active]
+                fold = min(0.95, folds * math.sqrt(0.5 + size))
+                value = fold * fold_win + (1.0 - fold) * showdown(level, called)
+                options.append((action, value))
+        return options
+
+    def fold_response(
+        self, round_state: RoundState, frugal: bool = False
+    ) -> tuple[float, WeightedRange | None]:
+        """The chance the opponent folds to a bet, and the range it continues with.
+
+        When ``frugal``, only the average fold chance (no range: the caller uses its
+        equity against the whole range).
+        """
+        situation = Situation(round_state.street > 0, True)
+        table = self.model.fold_probabilities(situation, self.stats)
+        if frugal:
+            return sum(table) / len(table), None
+        strength = buckets(round_state.board)
+        keep = [1.0 - p for p in table]
+        factors = [keep[b] for b in strength]
+        kept = sum(map(mul, self.range.weights, factors))
+        if kept <= 0.0:
+            return 1.0, None
+        return 1.0 - kept, WeightedRange.scaled(self.range, factors)
+
+
+def bet_share(before: RoundState, action: Action) -> float:
+    """The size of a bet or raise as a share of the pot it was made into."""
+    if not isinstance(action, RaiseAction):
+        return 0.0
+    seat = before.button % 2
+    added = action.amount - before.pips[seat]
+    return added / max(1, before.pot)
+
+
+def sharpen(table: list[float], share: float) -> list[float]:
+    """A bigger bet says more: raise the likelihoods to a power that grows with its size."""
+    power = min(2.0, max(0.5, 0.5 + share))
+    return [p**power for p in table]
