@@ -36,7 +36,8 @@ try:
     rules = Rules.for_variant(variant).replace(num_rounds=hands)
 except Exception:
     print(json.dumps(None)); sys.exit(0)
-seats = [InProcessSeat(f"p{i}", make_builtin(bot, i), rules) for i in range(rules.seats)]
+count = getattr(rules, "seats", 2)  # older checkouts have no seats field
+seats = [InProcessSeat(f"p{i}", make_builtin(bot, i), rules) for i in range(count)]
 start = time.perf_counter()
 Match(seats, rules, seed=1).play()
 print(json.dumps(hands / (time.perf_counter() - start)))

@@ -3,7 +3,8 @@
 A complete file (every key optional; defaults shown)::
 
     [match]
-    variant = "nlhe"          # nlhe | swap | auction | bounty
+    variant = "nlhe"          # nlhe swap auction bounty acpc-2pl acpc-2pn acpc-3pl
+    # game = "holdem.nolimit.2p.reverse_blinds.game"  # or an ACPC game definition file
     rounds = 1000
     seed = 12345              # omit for a fresh random seed (recorded in summary.json)
 
@@ -38,6 +39,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from sdk.gamedef import GameDefError, parse_gamedef
 from sdk.rules import Rules, RulesError
 
 __all__ = ["ConfigError", "Limits", "RunnerSettings", "ScrimmageConfig", "load_config"]
@@ -89,11 +91,15 @@ class ScrimmageConfig:
         rounds: int | None = None,
         seed: int | None = None,
         python: str | None = None,
+        game: Path | None = None,
     ) -> ScrimmageConfig:
-        """This configuration with command-line values applied on top."""
+        """This configuration with command-line values applied on top (``game``: an ACPC
+        game definition file, which replaces the variant)."""
         config = self
         try:
-            if variant is not None and variant != config.rules.variant:
+            if game is not None:
+                config = replace(config, rules=read_game_file(game, config.rules.num_rounds))
+            elif variant is not None and variant != config.rules.variant:
                 config = replace(config, rules=_rules_for(variant, {}))
             if rounds is not None:
                 config = replace(config, rules=config.rules.replace(num_rounds=rounds))
@@ -104,6 +110,21 @@ class ScrimmageConfig:
         if python is not None:
             config = replace(config, runner=replace(config.runner, python=python))
         return config
+
+
+def read_game_file(path: Path, num_rounds: int = 3000) -> Rules:
+    """The rules of an ACPC game definition file (``GAMEDEF ... END GAMEDEF``), as the ACPC
+    dealer plays it; :class:`ConfigError` saying what is wrong, or why the kit cannot play it."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"The game definition file {path} does not exist.") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"The game definition file {path} cannot be read: {error}.") from None
+    try:
+        return parse_gamedef(text).to_rules(num_rounds)
+    except GameDefError as error:
+        raise ConfigError(f"{path}: {error}") from None
 
 
 def _rules_for(variant: str, table: dict[str, Any]) -> Rules:
@@ -166,7 +187,7 @@ def load_config(path: Path | None) -> ScrimmageConfig:
             "use [match], [rules], [runner] and [limits]."
         )
     match = _section(data, "match", source)
-    extra = sorted(set(match) - {"variant", "rounds", "seed"})
+    extra = sorted(set(match) - {"variant", "rounds", "seed", "game"})
     if extra:
         raise ConfigError(f"{source}: unknown setting(s) in [match]: {', '.join(extra)}.")
     rules_table = dict(_section(data, "rules", source))
@@ -174,7 +195,11 @@ def load_config(path: Path | None) -> ScrimmageConfig:
     if "rounds" in match:
         rules_table["num_rounds"] = match["rounds"]
     try:
-        rules = _rules_for(str(variant), rules_table)
+        if "game" in match:  # an ACPC game definition file, relative to this config file
+            game = read_game_file(path.parent / str(match["game"]), match.get("rounds", 3000))
+            rules = Rules.from_dict({**game.to_dict(), **rules_table})
+        else:
+            rules = _rules_for(str(variant), rules_table)
     except (RulesError, TypeError) as error:
         raise ConfigError(f"{source}: {error}") from None
     seed = match.get("seed", secrets.randbits(31))

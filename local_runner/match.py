@@ -265,7 +265,7 @@ class Match:
         action = reply.action
         if action is None:
             return state.default_action(), True
-        if not state.is_legal(action):
+        if not state.is_legal(action, legal):
             self._fault(player, FaultKind.ILLEGAL, hand, f"attempted illegal {_describe(action)}")
             return state.repair(action), True  # check-fold (MIT) or the closest legal (ACPC)
         return action, False

@@ -230,8 +230,11 @@ class BotClient:
         amount = clause.amount
         # Heads-up the opponent's delta is the opposite of ours; at a larger table only
         # our own is known (the others are 0 here).
-        others = -amount if self.rules.seats == 2 else 0
-        deltas = tuple(amount if seat == self.seat else others for seat in range(self.rules.seats))
+        seats = self.rules.seats
+        if seats == 2:
+            deltas: tuple[int, ...] = (amount, -amount) if self.seat == 0 else (-amount, amount)
+        else:
+            deltas = tuple(amount if seat == self.seat else 0 for seat in range(seats))
         self.round_state = TerminalState(
             deltas, terminal.previous_state, terminal.bounty_hits, terminal.folder
         )

@@ -23,6 +23,8 @@ from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Literal
 
+from .rules import CUSTOM, LimitRules, Rules
+
 __all__ = [
     "ACPC_GAMES",
     "GameDef",
@@ -139,6 +141,31 @@ class GameDef:
     def playable(self) -> bool:
         """Whether the kit can play this game (see :meth:`unplayable_reason`)."""
         return self.unplayable_reason() is None
+
+    def to_rules(self, num_rounds: int = 3000) -> Rules:
+        """The :class:`~sdk.rules.Rules` of this game: ``num_rounds`` hands, 7 s a hand of
+        thinking time, an all-in seat skipped and illegal actions played as a call (the
+        ACPC dealer's ways).  A game the kit cannot play raises :class:`GameDefError` with
+        :meth:`unplayable_reason`'s sentence.
+
+        >>> ACPC_GAMES["acpc-3pl"].to_rules(1000).seats
+        3
+        """
+        reason = self.unplayable_reason()
+        if reason is not None:
+            raise GameDefError(reason)
+        heads_up = self.num_players == 2
+        small, big = (self.blind[1], self.blind[0]) if heads_up else self.blind[:2]
+        limit = None
+        if self.betting == "limit":
+            sizes, caps = self.raise_size, self.max_raises
+            limit = LimitRules((sizes[0], sizes[1], sizes[2], sizes[3]),
+                               (caps[0], caps[1], caps[2], caps[3]))  # fmt: skip
+        return Rules(
+            variant=CUSTOM, num_rounds=num_rounds, starting_stack=self.stack[0],
+            big_blind=big, small_blind=small, game_clock=7.0 * num_rounds,
+            seats=self.num_players, limit=limit, all_in_checks=False, on_illegal="call",
+        )  # fmt: skip
 
     def to_text(self) -> str:
         """The game as ``GAMEDEF ... END GAMEDEF`` text, which :func:`parse_gamedef` reads back."""

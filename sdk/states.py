@@ -26,6 +26,7 @@ Prefer ``round_state.rules``, which is always right for the hand at hand.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -70,6 +71,13 @@ _CHECK_FOLD: frozenset[ActionType] = frozenset({CheckAction, FoldAction})
 _CHECK_RAISE_FOLD: frozenset[ActionType] = frozenset({CheckAction, RaiseAction, FoldAction})
 _FOLD_CALL: frozenset[ActionType] = frozenset({FoldAction, CallAction})
 _FOLD_CALL_RAISE: frozenset[ActionType] = frozenset({FoldAction, CallAction, RaiseAction})
+#: For each table size and seat, the other seats in the order the turn passes to them.
+_SEATS_AFTER = {
+    size: tuple(tuple((seat + step) % size for step in range(1, size + 1)) for seat in range(size))
+    for size in range(2, 11)
+}
+_ZEROS = {size: (0,) * size for size in range(2, 11)}
+_NONES: dict[int, tuple[bool | None, ...]] = {size: (None,) * size for size in range(2, 11)}
 #: The betting round of each street, for per-round rules (limit bet sizes and caps).
 _ROUND = {0: 0, 3: 1, 4: 2, 5: 3}
 _CHECK, _CALL = CheckAction(), CallAction()
@@ -166,37 +174,17 @@ class RoundState(NamedTuple):
         bounties: Sequence[str | None] | None = None,
     ) -> RoundState:
         """The state at the start of a hand: blinds posted, the first seat to act."""
-        seats = rules.seats
-        small_seat, big_seat = (0, 1) if seats == 2 else (1, 2)
-        start = rules.starting_stack
-        pips = [0] * seats
-        pips[small_seat] = min(rules.small_blind, start)
-        pips[big_seat] = min(rules.big_blind, start)
-        stacks = tuple(start - pip for pip in pips)
-        folded = (False,) * seats
-        state: RoundState = _new_state(
+        pips, stacks, nobody, folded, first = _opening(rules)
+        return _new_state(
             cls,
             (
-                0,
-                0,
-                tuple(pips),
-                stacks,
-                tuple(hands) if hands is not None else ((),) * seats,
-                (),
-                None,
-                rules,
-                False,
-                (None,) * seats,
-                tuple(bounties) if bounties is not None else (None,) * seats,
-                0,
-                0,
-                folded,
-                0,
-                rules.big_blind,
+                0, 0, pips, stacks,
+                nobody if hands is None else tuple(hands),
+                (), None, rules, False, nobody_bids(len(pips)),
+                (None,) * len(pips) if bounties is None else tuple(bounties),
+                first, first, folded, 0, rules.big_blind,
             ),
-        )
-        first = state._next_able(big_seat, folded, stacks)
-        return state._replace(actor=first, opener=first)
+        )  # fmt: skip
 
     def with_board(self, board: Cards) -> RoundState:
         """This state with the board dealt so far (the engine's ``B`` clause)."""
@@ -249,26 +237,23 @@ class RoundState(NamedTuple):
 
     def legal_actions(self) -> frozenset[ActionType]:
         """The action classes the seat to act may take."""
-        if self.auction:
+        (_, street, pips, stacks, _, _, _, rules, auction, _, _,
+         actor, _, folded, raises, _) = self  # fmt: skip
+        if auction:
             return _BID_ONLY
-        actor, pips, stacks = self.actor, self.pips, self.stacks
         cost = max(pips) - pips[actor]
-        can_raise = stacks[actor] > cost and self._raise_allowed()
+        can_raise = False
+        if stacks[actor] > cost:
+            for seat, stack in enumerate(stacks):  # can another seat answer a raise?
+                if stack and seat != actor and not folded[seat]:
+                    limit = rules.limit
+                    can_raise = limit is None or raises < limit.max_raises[_ROUND[street]]
+                    break
         if cost == 0:
-            if self.rules.fold_always_legal:
+            if rules.fold_always_legal:
                 return _CHECK_RAISE_FOLD if can_raise else _CHECK_FOLD
             return _CHECK_RAISE if can_raise else _CHECK_ONLY
         return _FOLD_CALL_RAISE if can_raise else _FOLD_CALL
-
-    def _raise_allowed(self) -> bool:
-        """Another seat could answer a raise, and the limit's cap (if any) is not reached."""
-        actor, stacks, folded = self.actor, self.stacks, self.folded
-        if not any(
-            stacks[seat] > 0 and not folded[seat] for seat in range(len(stacks)) if seat != actor
-        ):
-            return False
-        limit = self.rules.limit
-        return limit is None or self.raises < limit.max_raises[_ROUND[self.street]]
 
     def raise_bounds(self) -> tuple[int, int]:
         """The smallest and largest legal raise-to amounts (this street's pip after raising).
@@ -296,9 +281,12 @@ class RoundState(NamedTuple):
         """The smallest and largest legal bids: 0 to the bidder's stack."""
         return (0, self.stacks[self.actor])
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` (including its amount) is legal for the seat to act."""
-        if type(action) not in self.legal_actions():
+    def is_legal(self, action: Action, legal: frozenset[ActionType] | None = None) -> bool:
+        """Whether ``action`` (including its amount) is legal for the seat to act.
+
+        ``legal`` may pass :meth:`legal_actions` when the caller has it already.
+        """
+        if type(action) not in (self.legal_actions() if legal is None else legal):
             return False
         if isinstance(action, RaiseAction):
             low, high = self.raise_bounds()
@@ -355,65 +343,56 @@ class RoundState(NamedTuple):
         ``proceed`` trusts its input: check ``is_legal`` first (or :meth:`repair`) where
         the action comes from somewhere untrusted (the engine does).
         """
-        actor = self.actor
-        # `type(...) is` rather than isinstance: actions are final classes, and this is
-        # the innermost loop of every engine and client.
+        # One unpacking instead of many attribute reads, and `type(...) is` rather than
+        # isinstance (actions are final classes): this is the innermost loop of every
+        # engine and client.
+        (button, street, pips, stacks, hands, board, _, rules, auction, bids, bounties,
+         actor, opener, folded, raises, last_raise) = self  # fmt: skip
         kind = type(action)
         if kind is CheckAction:
-            return self._after(self.pips, self.stacks, self.opener, self.folded, self.raises,
-                               self.last_raise)  # fmt: skip
-        if kind is CallAction:
-            pips, stacks = self.pips, self.stacks
+            pass
+        elif kind is CallAction:
             put = min(max(pips) - pips[actor], stacks[actor])
-            return self._after(
-                _put(pips, actor, pips[actor] + put), _put(stacks, actor, stacks[actor] - put),
-                self.opener, self.folded, self.raises, self.last_raise,
-            )  # fmt: skip
-        if kind is RaiseAction:
-            pips, stacks = self.pips, self.stacks
+            pips = _put(pips, actor, pips[actor] + put)
+            stacks = _put(stacks, actor, stacks[actor] - put)
+        elif kind is RaiseAction:
             amount: int = action.amount  # type: ignore[union-attr]
-            high = max(pips)
-            return self._after(
-                _put(pips, actor, amount),
-                _put(stacks, actor, stacks[actor] - amount + pips[actor]),
-                actor, self.folded, self.raises + 1, max(self.last_raise, amount - high),
-            )  # fmt: skip
-        if kind is FoldAction:
-            folded = _put(self.folded, actor, True)
+            last_raise = max(last_raise, amount - max(pips))
+            stacks = _put(stacks, actor, stacks[actor] - amount + pips[actor])
+            pips = _put(pips, actor, amount)
+            opener, raises = actor, raises + 1
+        elif kind is FoldAction:
+            folded = _put(folded, actor, True)
             if folded.count(False) == 1:
                 return self._fold_win(folded)
-            return self._after(self.pips, self.stacks, self.opener, folded, self.raises,
-                               self.last_raise)  # fmt: skip
-        if kind is BidAction:
+        elif kind is BidAction:
             return self._bid(actor, action.amount)  # type: ignore[union-attr]
-        raise TypeError(f"proceed() takes an action, not {action!r}.")
-
-    def _after(
-        self,
-        pips: tuple[int, ...],
-        stacks: tuple[int, ...],
-        opener: int,
-        folded: tuple[bool, ...],
-        raises: int,
-        last_raise: int,
-    ) -> State:
-        """The state once the actor has acted: the next seat's turn, or the street's end."""
-        seats = len(pips)
-        seat = self.actor
-        all_in_checks = self.rules.all_in_checks
-        for _ in range(seats):
-            seat = seat + 1 if seat + 1 < seats else 0
+        else:
+            raise TypeError(f"proceed() takes an action, not {action!r}.")
+        # The next seat to act, unless the turn comes back to the opener: the street ends.
+        all_in_checks = rules.all_in_checks
+        for seat in _SEATS_AFTER[len(pips)][actor]:
             if seat == opener:
                 break
             if not folded[seat] and (all_in_checks or stacks[seat] > 0):
-                return self._step(self.button + 1, self.street, pips, stacks, self.auction,
-                                  self.bids, seat, opener, folded, raises, last_raise)  # fmt: skip
-        if pips is self.pips and folded is self.folded:
+                return _new_state(
+                    RoundState,
+                    (
+                        button + 1, street, pips, stacks, hands, board, self, rules, auction,
+                        bids, bounties, seat, opener, folded, raises, last_raise,
+                    ),
+                )  # fmt: skip
+        if kind is CheckAction:
             # A check closed the street: the next street follows this state directly, as
             # in the MIT skeleton's chain of states (a call or a fold leaves its own state).
             return self._next_street()
-        done = self._step(self.button + 1, self.street, pips, stacks, self.auction, self.bids,
-                          self.actor, opener, folded, raises, last_raise)  # fmt: skip
+        done: RoundState = _new_state(
+            RoundState,
+            (
+                button + 1, street, pips, stacks, hands, board, self, rules, auction, bids,
+                bounties, actor, opener, folded, raises, last_raise,
+            ),
+        )  # fmt: skip
         return done._next_street()
 
     def _step(
@@ -445,14 +424,12 @@ class RoundState(NamedTuple):
 
     def _next_able(self, after: int, folded: Sequence[bool], stacks: Sequence[int]) -> int:
         """The first seat after ``after`` that can act (not folded; with chips, or MIT)."""
-        seats = len(folded)
         all_in_checks = self.rules.all_in_checks
-        seat = after
-        for _ in range(seats):
-            seat = (seat + 1) % seats
+        order = _SEATS_AFTER[len(folded)][after]
+        for seat in order:
             if not folded[seat] and (all_in_checks or stacks[seat] > 0):
                 return seat
-        return (after + 1) % seats
+        return order[0]
 
     def _bid(self, active: int, amount: int) -> RoundState:
         """Auction Hold'em (heads-up): a sealed bid; the second one resolves the auction."""
@@ -482,13 +459,20 @@ class RoundState(NamedTuple):
         return (0, 1) if b0 == b1 else ((0,) if b0 > b1 else (1,))
 
     def _next_street(self) -> State:
-        if self.street == 5 or self._run_out():
-            return TerminalState((0,) * len(self.pips), self, self._bounty_hits(), None)
-        zeros = (0,) * len(self.pips)
+        rules = self.rules
+        zeros = _ZEROS[len(self.pips)]
+        if self.street == 5 or (not rules.all_in_checks and self._run_out()):
+            return TerminalState(zeros, self, self._bounty_hits(), None)
         first = self._next_able(0, self.folded, self.stacks)
         street = 3 if self.street == 0 else self.street + 1
-        return self._step(1, street, zeros, self.stacks, street == 3 and self.rules.auction,
-                          self.bids, first, first, self.folded, 0, 0)  # fmt: skip
+        return _new_state(
+            RoundState,
+            (
+                1, street, zeros, self.stacks, self.hands, self.board, self, rules,
+                street == 3 and rules.auction, self.bids, self.bounties, first, first,
+                self.folded, 0, 0,
+            ),
+        )  # fmt: skip
 
     def _run_out(self) -> bool:
         """ACPC: fewer than two seats can still bet, so the board runs out to the showdown."""
@@ -509,11 +493,12 @@ class RoundState(NamedTuple):
         else:
             deltas = pot_deltas(self.contributions, folded)
         # The last round state is the one the fold was made in, with the fold marked.
-        return TerminalState(deltas, self._replace(folded=folded), hits, self.actor)
+        marked = _new_state(RoundState, (*self[:13], folded, *self[14:]))
+        return TerminalState(deltas, marked, hits, self.actor)
 
     def _bounty_hits(self) -> tuple[bool | None, ...]:
         if self.rules.bounty is None:
-            return (None,) * len(self.pips)
+            return _NONES[len(self.pips)]
         return tuple(self._hit(seat) for seat in range(len(self.pips)))
 
     def _hit(self, seat: int) -> bool | None:
@@ -546,6 +531,35 @@ class RoundState(NamedTuple):
             return self.settle(None if first == second else (0 if first > second else 1))
         deltas = pot_deltas(self.contributions, self.folded, ranks)
         return TerminalState(deltas, self, self._bounty_hits(), None)
+
+
+@functools.lru_cache(maxsize=32)
+def _opening(rules: Rules) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Cards, ...],
+                                    tuple[bool, ...], int]:  # fmt: skip
+    """What every hand of ``rules`` starts with: pips and stacks after the blinds, no cards,
+    nobody folded, and the first seat to act (the first after the big blind that can).
+    Computed once per rules object: it is the same for every hand."""
+    seats = rules.seats
+    small_seat, big_seat = (0, 1) if seats == 2 else (1, 2)
+    start = rules.starting_stack
+    pips = [0] * seats
+    pips[small_seat] = min(rules.small_blind, start)
+    pips[big_seat] = min(rules.big_blind, start)
+    stacks = tuple(start - pip for pip in pips)
+    folded = (False,) * seats
+    first = (big_seat + 1) % seats
+    for offset in range(1, seats + 1):  # skip seats the blinds put all in (ACPC)
+        seat = (big_seat + offset) % seats
+        if rules.all_in_checks or stacks[seat] > 0:
+            first = seat
+            break
+    return tuple(pips), stacks, ((),) * seats, folded, first
+
+
+@functools.lru_cache(maxsize=16)
+def nobody_bids(seats: int) -> tuple[None, ...]:
+    """No auction bid yet, for ``seats`` seats."""
+    return (None,) * seats
 
 
 def _put(values: tuple[object, ...], index: int, value: object) -> tuple:  # type: ignore[type-arg]

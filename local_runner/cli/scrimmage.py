@@ -83,6 +83,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "writable (needs the bwrap command: sudo apt-get install bubblewrap)",
     )  # fmt: skip
     parser.add_argument(
+        "--game", type=Path, metavar="FILE",
+        help="an ACPC game definition file (GAMEDEF ... END GAMEDEF) to play instead of a variant",
+    )  # fmt: skip
+    parser.add_argument(
         "--python", metavar="PYTHON",
         help='the interpreter bots get as python3: "auto" (default: the python3 on PATH if it '
         'can import eval7, else the kit\'s), "path", "kit", or an interpreter\'s path',
@@ -123,8 +127,9 @@ def run(args: argparse.Namespace) -> int:
     error_console = make_console(stderr=True)
     try:
         config = load_config(args.config).with_overrides(
-            variant=args.variant, rounds=args.rounds, seed=args.seed, python=args.python
-        )
+            variant=args.variant, rounds=args.rounds, seed=args.seed, python=args.python,
+            game=args.game,
+        )  # fmt: skip
         seats = config.rules.seats
         specs = [BotSpec.parse(text) for text in _bot_texts(list(args.bots), seats)]
         out_dir = args.out or Path("runs") / time.strftime("scrimmage-%Y%m%d-%H%M%S")
