@@ -149,7 +149,7 @@ def test_a_run_from_an_older_version_is_a_clear_error(small_run: Path) -> None:
     del old["faults"]
     lines[4] = json.dumps(old)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    with pytest.raises(RunError, match="line 5: the hand has no 'faults' field.*older"):
+    with pytest.raises(RunError, match=r"line 5: the hand has no 'faults' field.*older"):
         list(open_run(small_run).hands())
     summary = json.loads((small_run / "summary.json").read_text())
     del summary["rules"]
@@ -165,7 +165,7 @@ def test_damaged_lines_and_missing_files_are_clear_errors(small_run: Path, damag
     with pytest.raises(RunError, match="line 1"):
         list(open_run(small_run).hands())
     (small_run / "summary.json").unlink()
-    with pytest.raises(RunError, match="summary.json is missing"):
+    with pytest.raises(RunError, match=r"summary\.json is missing"):
         open_run(small_run)
 
 

@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_phh_option(parser: argparse.ArgumentParser) -> None:
-    """Give a match subcommand ``--phh``: after the match, write its hands as PHH in its directory."""
+    """Give a match subcommand ``--phh``: after the match, write its hands as PHH there."""
     parser.add_argument("--phh", action="store_true",
                         help=f"also write every hand as PHH ({PHH_FILE} in the output directory)")
     play: Callable[[argparse.Namespace], int] = parser.get_default("handler")

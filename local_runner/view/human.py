@@ -62,10 +62,12 @@ def parse_answer(text: str, state: RoundState) -> Action | str:
         amount = int(number)
         if not low <= amount <= high:
             return f"{amount} is out of bounds: choose from {low} to {high}"
-        return kind(amount)
+        return RaiseAction(amount) if kind is RaiseAction else BidAction(amount)
     if number is not None:
         return f"{match.group(1)} takes no amount"
-    return kind()
+    simple: dict[type, Action] = {FoldAction: FoldAction(), CallAction: CallAction(),
+                                  CheckAction: CheckAction()}
+    return simple[kind]
 
 
 def _legal_words(state: RoundState) -> list[str]:

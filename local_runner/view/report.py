@@ -55,7 +55,7 @@ def match_data(run: Run) -> dict[str, Any]:
             [list(h) for h in hand.hole_cards], [list(h) for h in w.last.hands],
             list(w.last.board), list(hand.deltas), hand.showdown,
             sorted({f.kind for f in hand.faults}), steps,
-        ])  # fmt: skip
+        ])
     stride = max(1, len(series) // _MAX_CHART_POINTS)
     chart = [[i + 1, *row] for i, row in enumerate(series) if i % stride == 0 or
              i == len(series) - 1]  # fmt: skip
@@ -76,7 +76,7 @@ def match_data(run: Run) -> dict[str, Any]:
             "bankroll": totals[name],
             "time_used": players[i].get("time_used") if i < len(players) else None,
             "faults": players[i].get("faults", {}) if i < len(players) else {},
-        } for i, name in enumerate(names)],  # fmt: skip
+        } for i, name in enumerate(names)],
         "chart": chart,
         "hands": hands,
     }

@@ -221,7 +221,8 @@ def parse_hand(obj: Any, where: _Where) -> Hand:
         if not isinstance(auction_raw, dict):
             raise where.error(f"auction should be an object or null, not {_short(auction_raw)}.")
         auction = AuctionRecord(
-            tuple(where.integer(b, "a bid") for b in where.seq(get(auction_raw, "bids"), "bids", n)),
+            tuple(where.integer(b, "a bid")
+                  for b in where.seq(get(auction_raw, "bids"), "bids", n)),
             tuple(where.seat(s, n, "an auction winner")
                   for s in where.seq(get(auction_raw, "winners"), "winners")))  # fmt: skip
     faults = []
@@ -281,7 +282,7 @@ class Run:
         with stream:
             line_no = 0
             try:
-                for line_no, line in enumerate(stream, 1):  # noqa: B007 (used in except)
+                for line_no, line in enumerate(stream, 1):
                     where = _Where(path, line_no)
                     if not line.endswith("\n"):
                         raise where.error(

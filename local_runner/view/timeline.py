@@ -164,7 +164,7 @@ class Step(NamedTuple):
     """One thing that happened in a hand, and the table right after it."""
 
     kind: str
-    """``deal``, ``action``, ``street``, ``swap``, ``auction``, ``fault``, ``showdown`` or ``result``."""
+    """One of: deal, action, street, swap, auction, fault, showdown, result."""
     seat: int | None
     text: str
     street: int
@@ -175,7 +175,10 @@ class Step(NamedTuple):
     """Each seat's hole cards at this point, as that seat saw them."""
 
 
-def place_faults(w: Walk) -> tuple[list[FaultRecord], dict[int, list[FaultRecord]], list[FaultRecord]]:
+_Placed = tuple[list[FaultRecord], dict[int, list[FaultRecord]], list[FaultRecord]]
+
+
+def place_faults(w: Walk) -> _Placed:
     """The hand's faults split into (before the hand, at action index, after the last action)."""
     hand = w.hand
     early: list[FaultRecord] = []
@@ -271,8 +274,8 @@ def _new_street(add: _Emit, hand: Hand, names: Sequence[str], state: RoundState,
                 after: RoundState) -> None:
     """Steps for a street dealt after ``state``: the board, then that street's swaps."""
     board = " ".join(after.board[len(state.board):])
-    add("street", None, f"{STREET_NAMES[after.street]}: {board} (board "
-        f"{' '.join(after.board)}; pot {after.pot})", after._replace(hands=state.hands))  # fmt: skip
+    text = f"{STREET_NAMES[after.street]}: {board} (board {' '.join(after.board)}; pot {after.pot})"
+    add("street", None, text, after._replace(hands=state.hands))
     for swap in hand.swaps:
         if swap.street == after.street:
             add("swap", swap.seat, f"{names[swap.seat]}'s cards are swapped: "
