@@ -218,3 +218,15 @@ def test_ctrl_c_ends_the_match_with_its_logs(tmp_path: Path) -> None:
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["interrupted"] is True and summary["rounds"] == 1
     assert len((tmp_path / "hands.jsonl").read_text().splitlines()) == 1
+
+
+def test_replay_keys_in_a_terminal(tmp_path: Path) -> None:
+    run_dir = play(tmp_path / "run", rounds=5)
+    term = Terminal("replay", str(run_dir))
+    term.expect(r"hand 1 \(1 of 5 selected\) · step 1 of \d+")
+    term.type("e")  # the end of the hand
+    term.expect(r"== result: ")
+    term.type("]")  # the next hand
+    term.expect(r"hand 2 \(2 of 5 selected\) · step 1 of")
+    term.type("q")
+    assert term.wait() == 0
