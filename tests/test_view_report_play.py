@@ -230,3 +230,47 @@ def test_replay_keys_in_a_terminal(tmp_path: Path) -> None:
     term.expect(r"hand 2 \(2 of 5 selected\) · step 1 of")
     term.type("q")
     assert term.wait() == 0
+
+
+@pytest.mark.parametrize(("variant", "event"), [
+    ("swap", r"your cards were swapped: \S\S \S\S -> \S\S \S\S"),
+    ("auction", r"auction: you bid 50, checkcall bid 0; you won \S\S"),
+    ("bounty", r"you hit the bounty"),
+])  # fmt: skip
+def test_the_person_is_told_the_variant_events(tmp_path: Path, variant: str, event: str) -> None:
+    from local_runner.view.human import human_seat_factory
+
+    screen: list[str] = []
+
+    def answer(prompt: str) -> str:
+        choices = next(line for line in reversed(screen) if "you may:" in line)
+        return "a 50" if "bid" in choices else "c" if "call" in choices else "k"
+
+    rules = Rules.for_variant(variant).replace(num_rounds=40)
+    me = BotSpec("you", seat=human_seat_factory("checkcall", answer, screen.append))
+    result = run_scrimmage([me, BotSpec.parse("builtin:checkcall")],
+                           ScrimmageConfig(rules=rules, seed=6), tmp_path)  # fmt: skip
+    text = "\n".join(screen)
+    assert re.search(event, text), text[-3000:]
+    assert re.search(r"showdown on .*: you \S\S \S\S.*, checkcall \S\S \S\S", text)
+    assert result.players[0].fault_counts == {} and result.players[0].time_used == 0.0
+    assert text.count("== hand ") == 40
+    if variant == "bounty":
+        assert re.search(r"your bounty rank: [2-9TJQKA]", text)
+
+
+def test_clock_per_street_comes_from_recorded_reply_times(tmp_path: Path) -> None:
+    run_dir = play(tmp_path / "run", rounds=30)
+    assert match_data(open_run(run_dir))["players"][0]["clock_per_street"] is None
+    path = run_dir / "hands.jsonl"
+    hands = [json.loads(line) for line in path.read_text().splitlines()]
+    expected: dict[int, float] = {}
+    for hand in hands:
+        for action in hand["actions"]:
+            action["seconds"] = 0.25
+            if hand["players"][action["seat"]] == "random":
+                expected[action["street"]] = expected.get(action["street"], 0) + 0.25
+    path.write_text("".join(json.dumps(h) + "\n" for h in hands))
+    clock = match_data(open_run(run_dir))["players"][0]["clock_per_street"]
+    names = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
+    assert clock == {names[street]: seconds for street, seconds in sorted(expected.items())}

@@ -123,18 +123,19 @@ class HumanBot(Bot):
         if rank:
             self.write(f"  your bounty rank: {rank}")
 
+    def _tell_swap(self, cards: tuple[str, ...]) -> None:
+        """Say so when the person's hole cards changed (Swap Hold'em); an auction card is told
+        with the auction."""
+        if cards != self._cards and tuple(cards[:2]) != tuple(self._cards[:2]):
+            self.write(f"  your cards were swapped: {' '.join(self._cards[:2])} -> "
+                       f"{' '.join(cards[:2])}")  # fmt: skip
+        self._cards = cards
+
     def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
         """Show the table and ask until the answer is a legal action."""
         state = round_state
         cards = state.hands[active]
-        if cards != self._cards:
-            old = set(self._cards)
-            if len(cards) > len(self._cards) and set(cards[: len(self._cards)]) == old:
-                pass  # an auction card: told with the auction
-            else:
-                self.write(f"  your cards were swapped: {' '.join(self._cards)} -> "
-                           f"{' '.join(cards)}")  # fmt: skip
-            self._cards = cards
+        self._tell_swap(cards)
         if not self._auction_told and None not in state.bids and not state.auction:
             self._auction_told = True
             bids = state.bids
@@ -157,6 +158,7 @@ class HumanBot(Bot):
                           active: int) -> None:
         """The end of the hand: the opponent's cards at a showdown, the payoff, the bounties."""
         last = terminal_state.previous_state
+        self._tell_swap(last.hands[active])
         theirs = last.hands[1 - active]
         if terminal_state.folder is None and theirs:
             self.write(f"  showdown on {' '.join(last.board)}: you {' '.join(last.hands[active])}"

@@ -5,16 +5,18 @@
 * PFR: the share of hands in which it raised preflop.
 * Aggression: its bets and raises after the flop divided by its calls there.
 * Showdowns: how many hands it took to a showdown, and how many of those it won.
+* Clock per street: the reply time of its decisions on each street, where the
+  record has reply times (an action's optional ``seconds``); None otherwise.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sdk.actions import CallAction, RaiseAction
 
-from .timeline import Walk
+from .timeline import STREET_NAMES, Walk
 
 __all__ = ["PlayerStats"]
 
@@ -32,6 +34,8 @@ class PlayerStats:
     showdowns: int = 0
     showdown_wins: int = 0
     won: int = 0
+    clock: dict[int, float] = field(default_factory=dict)
+    """Seconds of reply time per street (0, 3, 4, 5), from the actions that record it."""
 
     def add(self, w: Walk) -> None:
         """Count the hand ``w`` if this bot played it."""
@@ -42,7 +46,11 @@ class PlayerStats:
         self.hands += 1
         voluntary = raised = False
         for record in hand.actions:
-            if record.seat != seat or record.forced:
+            if record.seat != seat:
+                continue
+            if record.seconds is not None:
+                self.clock[record.street] = self.clock.get(record.street, 0.0) + record.seconds
+            if record.forced:
                 continue
             action = record.action
             if record.street == 0:
@@ -75,4 +83,6 @@ class PlayerStats:
             "showdowns": self.showdowns,
             "showdown_wins": self.showdown_wins,
             "hands_won": self.won,
+            "clock_per_street": {STREET_NAMES[s]: round(t, 6) for s, t in
+                                 sorted(self.clock.items())} or None,  # fmt: skip
         }

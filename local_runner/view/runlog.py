@@ -60,6 +60,8 @@ class HandAction(NamedTuple):
     code: str
     """The action on the wire (``R20``, ``K``...)."""
     forced: bool
+    seconds: float | None = None
+    """The reply's time, when the record has it (an optional ``seconds`` field)."""
 
 
 class SwapRecord(NamedTuple):
@@ -202,10 +204,14 @@ def parse_hand(obj: Any, where: _Where) -> Hand:
             action = decode_action(code)
         except ProtocolError as error:
             raise where.error(f"the action {code!r} cannot be read: {error}") from None
+        seconds = item.get("seconds")
+        if seconds is not None and (type(seconds) not in (int, float) or not seconds >= 0):
+            raise where.error(f"an action's seconds should be a number >= 0, not {seconds!r}.")
         actions.append(HandAction(
             where.seat(get(item, "seat"), n, "an action's seat"),
             where.integer(get(item, "street"), "an action's street"),
-            action, code, bool(get(item, "forced"))))  # fmt: skip
+            action, code, bool(get(item, "forced")),
+            None if seconds is None else float(seconds)))  # fmt: skip
     swaps = []
     for item in where.seq(get(obj, "swaps"), "swaps"):
         if not isinstance(item, dict):
