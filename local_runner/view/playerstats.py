@@ -84,5 +84,5 @@ class PlayerStats:
             "showdown_wins": self.showdown_wins,
             "hands_won": self.won,
             "clock_per_street": {STREET_NAMES[s]: round(t, 6) for s, t in
-                                 sorted(self.clock.items())} or None,  # fmt: skip
+                                 sorted(self.clock.items())} or None,
         }
