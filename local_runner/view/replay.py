@@ -9,6 +9,7 @@ markup.
 from __future__ import annotations
 
 import os
+import select
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -114,6 +115,9 @@ def read_key() -> str:
         tty.setcbreak(fd)
         key = os.read(fd, 1).decode(errors="replace")
         if key == "\x1b":
+            # An arrow key sends two more bytes at once; a lone Esc sends none.
+            if not select.select([fd], [], [], 0.05)[0]:
+                return "esc"
             rest = os.read(fd, 2).decode(errors="replace")
             return {"[C": "right", "[D": "left", "[A": "up", "[B": "down"}.get(rest, "esc")
         return key

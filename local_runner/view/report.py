@@ -27,7 +27,8 @@ from .playerstats import PlayerStats
 from .runlog import Run, RunError, open_run
 from .timeline import timeline, walk
 
-__all__ = ["REPORT_FILE", "match_data", "match_report", "render_page", "tournament_report"]
+__all__ = ["REPORT_FILE", "is_tournament", "match_data", "match_report", "render_page",
+           "tournament_report"]
 
 REPORT_FILE = "report.html"
 _MAX_CHART_POINTS = 2000

@@ -30,7 +30,7 @@ from sdk.states import RoundState, TerminalState
 from ..dealer import showdown_winner
 from .runlog import Cards, FaultRecord, Hand, RunError, SwapRecord
 
-__all__ = ["STREET_NAMES", "Step", "Walk", "describe_action", "timeline", "walk"]
+__all__ = ["STREET_NAMES", "Step", "Walk", "describe_action", "place_faults", "timeline", "walk"]
 
 STREET_NAMES = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
 
