@@ -228,6 +228,12 @@ def test_replay_keys_in_a_terminal(tmp_path: Path) -> None:
     term.expect(r"== result: ")
     term.type("]")  # the next hand
     term.expect(r"hand 2 \(2 of 5 selected\) · step 1 of")
+    term.type("g")  # go to a hand: a typed number, in line mode
+    term.expect(r"go to hand: $")
+    term.type("4\r")
+    term.expect(r"hand 4 \(4 of 5 selected\) · step 1 of")
+    term.type("nn")  # typed ahead of the drawing: neither is lost (every hand has 3+ steps)
+    term.expect(r"hand 4 \(4 of 5 selected\) · step 3 of")
     term.type("q")
     assert term.wait() == 0
 

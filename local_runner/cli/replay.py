@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from ..view.replay import HandFilter, Replayer, plain_replay, read_key, select_hands
+from ..view.replay import HandFilter, Replayer, keys_mode, line_mode, plain_replay, select_hands
 from ..view.runlog import RunError, open_run
 from .arguments import positive_int
 
@@ -67,18 +67,20 @@ def _interactive(replayer: Replayer) -> None:
     console = Console(highlight=False)
 
     def ask(prompt: str) -> str:
-        try:
-            return input(prompt)
-        except EOFError:
-            return ""
+        with line_mode():
+            try:
+                return input(prompt)
+            except EOFError:
+                return ""
 
-    while True:
-        console.clear()
-        for line in replayer.screen():
-            console.print(Text(line))  # bot names and fault details are never markup
-        try:
-            key = read_key()
-        except KeyboardInterrupt:
-            return
-        if not replayer.press(key, ask):
-            return
+    with keys_mode() as read_key:
+        while True:
+            console.clear()
+            for line in replayer.screen():
+                console.print(Text(line))  # bot names and fault details are never markup
+            try:
+                key = read_key()
+            except KeyboardInterrupt:
+                return
+            if not replayer.press(key, ask):
+                return

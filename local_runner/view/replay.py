@@ -11,13 +11,15 @@ from __future__ import annotations
 import os
 import select
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .runlog import Hand, Run, RunError
 from .timeline import STREET_NAMES, Step, timeline, walk
 
-__all__ = ["HandFilter", "KEYS_HELP", "Replayer", "hand_lines", "read_key", "select_hands"]
+__all__ = ["HandFilter", "KEYS_HELP", "Replayer", "hand_lines", "keys_mode", "line_mode",
+           "read_key", "select_hands"]
 
 KEYS_HELP = ("keys: enter/space/n next step · p back · ] next hand · [ previous hand · "
              "e end of hand · s start · g go to hand · q quit")  # fmt: skip
@@ -104,25 +106,52 @@ def step_count(run: Run, hand: Hand) -> int:
     return len(timeline(walk(hand, run.rules)))
 
 
-def read_key() -> str:
-    """One key press from the terminal (arrow keys as ``left``/``right``), without echo."""
+@contextmanager
+def keys_mode() -> Iterator[Callable[[], str]]:
+    """The terminal in key-at-a-time mode (no echo, no line buffering) for the whole replay,
+    so keys typed while a screen is drawn are not lost; restored on the way out.
+
+    Yields :func:`read_key`.
+    """
     import termios
     import tty
 
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
+    tty.setcbreak(fd)
     try:
-        tty.setcbreak(fd)
-        key = os.read(fd, 1).decode(errors="replace")
-        if key == "\x1b":
-            # An arrow key sends two more bytes at once; a lone Esc sends none.
-            if not select.select([fd], [], [], 0.05)[0]:
-                return "esc"
-            rest = os.read(fd, 2).decode(errors="replace")
-            return {"[C": "right", "[D": "left", "[A": "up", "[B": "down"}.get(rest, "esc")
-        return key
+        yield read_key
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
+
+
+@contextmanager
+def line_mode() -> Iterator[None]:
+    """The terminal in line mode (echo, editing) for a typed answer, inside :func:`keys_mode`."""
+    import termios
+
+    fd = sys.stdin.fileno()
+    keys = termios.tcgetattr(fd)
+    line = list(keys)
+    line[3] |= termios.ICANON | termios.ECHO
+    termios.tcsetattr(fd, termios.TCSADRAIN, line)
+    try:
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, keys)
+
+
+def read_key() -> str:
+    """One key press (arrow keys as ``left``/``right``/``up``/``down``), in :func:`keys_mode`."""
+    fd = sys.stdin.fileno()
+    key = os.read(fd, 1).decode(errors="replace")
+    if key == "\x1b":
+        # An arrow key sends two more bytes at once; a lone Esc sends none.
+        if not select.select([fd], [], [], 0.05)[0]:
+            return "esc"
+        rest = os.read(fd, 2).decode(errors="replace")
+        return {"[C": "right", "[D": "left", "[A": "up", "[B": "down"}.get(rest, "esc")
+    return key
 
 
 class Replayer:
