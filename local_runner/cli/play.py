@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import select
+import sys
 import time
 from pathlib import Path
 
@@ -71,8 +73,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read(prompt: str) -> str:
-    """A typed line; the end of input ends the match like Ctrl-C."""
-    try:
-        return input(prompt)
-    except EOFError:
-        raise KeyboardInterrupt from None
+    """A typed line; the end of input ends the match like Ctrl-C.
+
+    The line is waited for in short slices rather than in one blocking ``input()``:
+    a Ctrl-C that lands just before a blocking read starts would only be noticed
+    after the next line, so the person would have to press it twice.
+    """
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    if sys.stdin.isatty():  # a terminal hands over one line per read: nothing waits in a buffer
+        while not select.select([sys.stdin], [], [], 0.1)[0]:
+            pass  # Python handles a pending Ctrl-C between the slices
+    line = sys.stdin.readline()
+    if not line:
+        raise KeyboardInterrupt
+    return line.rstrip("\r\n")
