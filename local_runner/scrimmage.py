@@ -25,7 +25,7 @@ from types import FrameType
 from typing import Any
 
 from sdk.protocol import Clause
-from sdk.rules import ENVIRONMENT_VARIABLE
+from sdk.rules import ENVIRONMENT_VARIABLE, Rules
 
 from .bot_program import BotDirectoryError, BotProgram
 from .builtin_bots import BUILTIN_BOTS, make_builtin
@@ -55,6 +55,8 @@ class BotSpec:
     name: str
     builtin: str | None = None
     program: BotProgram | None = None
+    seat: Callable[[str, Rules], Seat] | None = None
+    """Makes the seat itself (a person at the keyboard: ``pokerbots play``)."""
 
     @staticmethod
     def parse(text: str) -> BotSpec:
@@ -256,7 +258,9 @@ class _Table:
                                "match config, --build-timeout for pokerbots validate)")
                 self.early_faults.append((slot, FaultKind.BUILD_FAILED, detail))
         for slot, (spec, name) in enumerate(zip(self.specs, self.names, strict=True)):
-            if spec.builtin is not None:
+            if spec.seat is not None:
+                self.seats[slot] = spec.seat(name, rules)
+            elif spec.builtin is not None:
                 bot = make_builtin(spec.builtin, self.config.seed + slot)
                 self.seats[slot] = InProcessSeat(name, bot, rules)
             elif (ready := built[slot]) is not None:
