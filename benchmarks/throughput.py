@@ -38,7 +38,7 @@ BOTS = HERE / "bots"
 def in_process(variant: str, bot: str, hands: int) -> float:
     """Hands per second of two built-in bots in this process (no logs)."""
     rules = Rules.for_variant(variant).replace(num_rounds=hands)
-    seats = [InProcessSeat(name, make_builtin(bot, seed), rules) for seed, name in enumerate("AB")]
+    seats = [InProcessSeat(f"p{seed}", make_builtin(bot, seed), rules) for seed in range(rules.seats)]
     start = time.perf_counter()
     Match(seats, rules, seed=1).play()
     return hands / (time.perf_counter() - start)
@@ -97,13 +97,16 @@ def main() -> None:
     for variant in VARIANTS:
         for bot in ("checkcall", "random"):
             load_before = os.getloadavg()[0]
-            sockets = median_of(repeats, over_sockets, variant, bot, socket_hands)
+            # Bot processes speak the MIT wire, which seats two: a 3-seat game is in-process.
+            heads_up = Rules.for_variant(variant).seats == 2
+            sockets = median_of(repeats, over_sockets, variant, bot, socket_hands) if heads_up \
+                else None  # fmt: skip
             local = median_of(repeats, in_process, variant, bot, local_hands)
             rows.append(
                 {
                     "variant": variant,
                     "bots": bot,
-                    "sockets_hands_per_s": round(sockets),
+                    "sockets_hands_per_s": None if sockets is None else round(sockets),
                     "in_process_hands_per_s": round(local),
                     "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
                 }
@@ -131,8 +134,9 @@ def main() -> None:
     print(f"{'variant':8} {'bots':10} {'sockets h/s':>12} {'in-process h/s':>15} {'load':>11}")
     for row in rows:
         before, after = row["load_average_1min"]
+        sockets_text = "-" if row["sockets_hands_per_s"] is None else row["sockets_hands_per_s"]
         print(
-            f"{row['variant']:8} {row['bots']:10} {row['sockets_hands_per_s']:>12} "
+            f"{row['variant']:8} {row['bots']:10} {sockets_text:>12} "
             f"{row['in_process_hands_per_s']:>15} {before:>5.2f}-{after:<5.2f}"
         )
     print(
