@@ -386,3 +386,30 @@ def test_plots_explain_how_to_install_matplotlib(
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # as if not installed
     with pytest.raises(plots.PlotUnavailable, match=r"-m pip install -e .*\[plot\]'$"):
         plots.plot_match_bankroll(ROOT / "tests")
+
+
+def test_a_bot_that_fails_to_build_forfeits_its_matches_and_the_tournament_goes_on(
+    tmp_path: Path,
+) -> None:
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "player.py").write_text("", encoding="utf-8")
+    (broken / "commands.json").write_text(
+        json.dumps({"build": ["sh", "-c", "echo no compiler >&2; exit 1"], "run": ["true"]}),
+        encoding="utf-8",
+    )
+    plan = plan_tournament([str(broken), "builtin:random", "builtin:raise"], config(40))
+    with ThreadPoolExecutor(2) as threads:
+        result = run_tournament(plan, tmp_path / "out", threads)
+    assert len(result.matches) == 6  # three pairs, two matches each
+    forfeits = [m for m in result.matches if any(reason for reason in m.forfeits)]
+    assert len(forfeits) == 4
+    for match in forfeits:
+        slot = match.players.index("broken")
+        assert match.forfeits[slot] is not None
+        assert match.forfeits[slot].startswith("build_failed: build exited with status 1")
+        assert match.hands == 40 and match.chips[slot] < 0  # every decision a default
+    played = next(m for m in result.matches if "broken" not in m.players)
+    assert played.forfeits == (None, None)
+    lines = (tmp_path / "out" / MATCHES_FILE).read_text().splitlines()
+    assert sum('"build_failed: ' in line for line in lines) == 4

@@ -296,6 +296,13 @@ def _report(console: Console, result: TournamentResult, out_dir: Path) -> None:
     console.print(bankroll_table(standings))
     console.print(runoff_table(standings))
     console.print(cross_table(standings, plan.names))
+    for match in result.matches:
+        for name, reason in zip(match.players, match.forfeits, strict=True):
+            if reason is not None:
+                console.print(
+                    f"match {match.match_id}: bot {name} forfeited ({reason}); every decision "
+                    f"of its was played by default. Its log: {match.log_dir}"
+                )
     faulty = [m for m in result.matches if any(m.faults[0]) or any(m.faults[1])]
     for match in faulty[:10]:
         for name, faults in zip(match.players, match.faults, strict=True):
