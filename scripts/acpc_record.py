@@ -28,6 +28,7 @@ plays different actions.  Exit status 1 if a dealer fails or prints a WARNING or
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import selectors
@@ -40,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sdk.gamedef import ACPC_GAMES, parse_gamedef  # noqa: E402
+from sdk.gamedef import ACPC_GAMES, parse_gamedef
 
 #: label -> (game file name in the dealer's folder, or None to write it from ACPC_GAMES; players)
 GAMES: dict[str, tuple[str | None, int]] = {
@@ -160,10 +161,8 @@ def _relay(links: list[tuple[socket.socket, socket.socket]]) -> list[list[tuple[
                     peer.sendall(partial[sock])
                 selector.unregister(sock)
                 open_socks -= 1
-                try:
+                with contextlib.suppress(OSError):  # the peer may be gone already
                     peer.shutdown(socket.SHUT_WR)
-                except OSError:
-                    pass
                 continue
             lines = (partial[sock] + data).split(b"\n")
             partial[sock] = lines.pop()

@@ -92,7 +92,7 @@ _ACTION_LETTERS: dict[str, Kind] = {
     "r": "r", "R": "r", "b": "r", "B": "r",
 }
 _CARD = re.compile(f"[{RANKS}][{SUITS}]")
-_ACTION = re.compile(r"([fcr])(0|[1-9][0-9]*)?")
+_ACTION = re.compile(r"([fcr])([0-9]+)?")
 _NUMBER = re.compile(r"0|[1-9][0-9]*")
 _VALUE = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?")
 _NAME = re.compile(r"[^|:\s]+")
@@ -371,7 +371,13 @@ def _parse_betting(text: str, game: GameDef | None) -> tuple[tuple[AcpcAction, .
                     f"the betting {text!r} has {segment[at:]!r} where an action 'f', 'c', 'r' "
                     "or 'r<total>' belongs."
                 )
-            amount = None if match.group(2) is None else int(match.group(2))
+            digits = match.group(2)
+            if digits is not None and len(digits) > 1 and digits.startswith("0"):
+                raise AcpcProtocolError(
+                    f"the betting {text!r} has the amount {digits!r}; write amounts without "
+                    "leading zeros."
+                )
+            amount = None if digits is None else int(digits)
             if amount is not None and match.group(1) != "r":
                 raise AcpcProtocolError(
                     f"the betting {text!r} has a number after {match.group(1)!r}; only a "
