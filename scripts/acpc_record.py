@@ -38,6 +38,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -150,9 +151,11 @@ def _relay(links: list[tuple[socket.socket, socket.socket]]) -> list[list[tuple[
         route[dealer] = (seat, "<-", client)
     open_socks = len(route)
     while open_socks:
-        for key, _ in selector.select(timeout=120):
-            sock = key.fileobj
-            assert isinstance(sock, socket.socket)
+        events = selector.select(timeout=120)
+        if not events:
+            raise RuntimeError("no line crossed the relay for 120 s; the match is stuck")
+        for key, _ in events:
+            sock = cast(socket.socket, key.fileobj)
             seat, arrow, peer = route[sock]
             data = sock.recv(65536)
             if not data:

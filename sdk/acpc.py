@@ -117,7 +117,9 @@ class AcpcEchoError(AcpcProtocolError):
 class AcpcActionError(AcpcProtocolError):
     """A reply that echoes the right state but whose action cannot be read.
 
-    The dealer plays a call instead ("bad action format in response, changed to call").
+    The dealer plays a call instead, with the WARNING "bad action format in response,
+    changed to call" or, for an unknown letter such as ``x``, "invalid action, changed to
+    call".
     """
 
 

@@ -52,14 +52,14 @@ class Golden:
 def load(folder: Path) -> Golden:
     """Read a ``tests/acpc/<label>`` folder."""
     manifest = json.loads((folder / "manifest.json").read_text())
-    seats = []
+    seats: list[Lines] = []
     for seat in range(1, len(manifest["names"]) + 1):
         text = (folder / f"seat-{seat}.jsonl").read_text(encoding="ascii")
-        seats.append([tuple(json.loads(row)) for row in text.splitlines()])
+        seats.append([(row[0], row[1]) for row in map(json.loads, text.splitlines())])
     return Golden(
         game=parse_gamedef(manifest["gamedef"]),
         names=manifest["names"],
-        seats=seats,  # type: ignore[arg-type]
+        seats=seats,
         stderr=(folder / "dealer.stderr").read_bytes().decode("ascii"),
         log=(folder / "dealer.log").read_bytes().decode("ascii"),
         stdout=(folder / "dealer.stdout").read_bytes().decode("ascii"),
@@ -83,7 +83,8 @@ def flat(state: MatchState) -> list[AcpcAction]:
 def check_wire(golden: Golden) -> dict[int, Hand]:
     """Every line parses and re-formats byte for byte; every reply echoes its state exactly,
     and the dealer's next state carries exactly the replied action.  Returns the hands."""
-    game, hands = golden.game, {}
+    game = golden.game
+    hands: dict[int, Hand] = {}
     for slot, lines in enumerate(golden.seats):
         arrow, first = lines[0]
         assert arrow == "->" and strip_line_ending(first) == VERSION_LINE
