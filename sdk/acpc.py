@@ -615,8 +615,9 @@ def to_street_raise(total: int, committed_before_street: int) -> int:
     The kit's ``RaiseAction(amount)`` is the raiser's pip on the current street after the
     raise; the wire's ``r<total>`` counts the chips of earlier streets too.  So
     ``amount = total - committed_before_street``, where ``committed_before_street`` is what
-    the raiser had put in before this street (blinds included).  Raises ``ValueError``
-    when the total does not exceed it.
+    the raiser had put in on earlier streets: 0 preflop (the blinds are bets of the preflop
+    street, part of its pip), the raiser's total when the previous street closed afterwards.
+    Raises ``ValueError`` when the total does not exceed it.
     """
     if committed_before_street < 0:
         raise ValueError(
