@@ -7,6 +7,7 @@ README and ``scripts/acpc_record.py``); no dealer is needed to run these tests.
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -392,3 +393,35 @@ def test_bad_values_in_dataclasses() -> None:
         parse_log_state("STATE:0:f:AhKd|2c2d:5.0|-5:a|b")
     with pytest.raises(AcpcProtocolError, match="one value and one name per player"):
         parse_log_state("STATE:0:f:AhKd|2c2d:5|-5|0:a|b")
+
+
+# --- untrusted text ---------------------------------------------------------------------------
+
+RECORDED = [
+    line
+    for label in LABELS
+    for seat in load(GOLDEN / label).seats
+    for _, line in seat[:40]
+]
+
+
+@given(st.sampled_from(RECORDED), st.data())
+def test_any_edit_of_a_recorded_line_parses_or_says_why(line: str, data: st.DataObject) -> None:
+    """A bot's reply is untrusted: whatever it sends, the codec answers with a value or an
+    AcpcProtocolError whose message is a sentence, never another exception."""
+    edits = data.draw(st.lists(st.tuples(st.integers(0, len(line)), st.text(max_size=3))))
+    for at, text in edits:
+        line = line[:at] + text + line[at + 1 :]
+    readers = [
+        *(partial(reader, game=game) for reader in (parse_match_state, parse_reply)
+          for game in (None, LIMIT_2P, NOLIMIT_2P)),
+        parse_version, parse_action, parse_log_state,
+    ]
+    for reader in readers:
+        try:
+            value = reader(line)
+        except AcpcProtocolError as error:
+            message = str(error)
+            assert message.endswith((".", ".'")) and len(message) > 20, message
+        else:
+            assert value is not None
