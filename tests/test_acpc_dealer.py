@@ -1,9 +1,8 @@
 """Live: the real ACPC dealer and example_player, read with the kit's codec.
 
 Runs only when ``POKERBOTS_ACPC_DEALER`` names a folder holding the ACPC server's ``dealer``,
-``example_player`` and ``*.game`` files (built from ``project_acpc_server`` v1.0.42, for
-example by a script like the one the README of ``tests/acpc`` mentions); skipped otherwise.
-Everything runs on loopback.
+``example_player`` and ``*.game`` files, built from the University of Alberta
+``project_acpc_server`` v1.0.42; skipped otherwise.  Everything runs on loopback.
 """
 
 from __future__ import annotations
