@@ -1,0 +1,277 @@
+"""Checks of a recorded real-dealer ACPC match against the kit's codec (``sdk.acpc``).
+
+Shared by ``test_acpc_codec.py`` (the golden recordings in ``tests/acpc/``) and
+``test_acpc_dealer.py`` (a live match).  A recording is what ``scripts/acpc_record.py``
+captures: each seat's lines through the relay, the dealer's stderr trace, log and stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+from sdk.acpc import (
+    VERSION_LINE,
+    AcpcAction,
+    MatchState,
+    first_to_act,
+    format_log_state,
+    format_match_state,
+    format_reply,
+    format_score,
+    parse_log_state,
+    parse_match_state,
+    parse_reply,
+    parse_score,
+    parse_version,
+    position_of_slot,
+    slot_of_position,
+    strip_line_ending,
+    version_supported,
+)
+from sdk.gamedef import GameDef, parse_gamedef
+
+Lines = list[tuple[str, str]]
+
+
+@dataclass
+class Golden:
+    """One recorded match, as files or as a fresh recording."""
+
+    game: GameDef
+    names: list[str]
+    seats: list[Lines]
+    stderr: str
+    log: str
+    stdout: str
+
+
+def load(folder: Path) -> Golden:
+    """Read a ``tests/acpc/<label>`` folder."""
+    manifest = json.loads((folder / "manifest.json").read_text())
+    seats: list[Lines] = []
+    for seat in range(1, len(manifest["names"]) + 1):
+        text = (folder / f"seat-{seat}.jsonl").read_text(encoding="ascii")
+        seats.append([(row[0], row[1]) for row in map(json.loads, text.splitlines())])
+    return Golden(
+        game=parse_gamedef(manifest["gamedef"]),
+        names=manifest["names"],
+        seats=seats,
+        stderr=(folder / "dealer.stderr").read_bytes().decode("ascii"),
+        log=(folder / "dealer.log").read_bytes().decode("ascii"),
+        stdout=(folder / "dealer.stdout").read_bytes().decode("ascii"),
+    )
+
+
+@dataclass
+class Hand:
+    """What the checks learn about one hand: who took each action, the final views."""
+
+    actor_at: dict[int, int] = field(default_factory=dict)  # action index -> position
+    final: dict[int, MatchState] = field(default_factory=dict)  # slot -> last state sent
+    actors: list[int] = field(default_factory=list)  # position of each action, in order
+
+
+def flat(state: MatchState) -> list[AcpcAction]:
+    """Every action of the hand so far, rounds joined."""
+    return [action for actions in state.betting for action in actions]
+
+
+def check_wire(golden: Golden) -> dict[int, Hand]:
+    """Every line parses and re-formats byte for byte; every reply echoes its state exactly,
+    and the dealer's next state carries exactly the replied action.  Returns the hands."""
+    game = golden.game
+    hands: dict[int, Hand] = {}
+    for slot, lines in enumerate(golden.seats):
+        arrow, first = lines[0]
+        assert arrow == "->" and strip_line_ending(first) == VERSION_LINE
+        assert version_supported(parse_version(first))
+        last_line: str | None = None
+        last: MatchState | None = None
+        pending: tuple[MatchState, AcpcAction] | None = None
+        for arrow, line in lines[1:]:
+            if arrow == "<-":
+                assert line.endswith("\r\n"), line
+                state = parse_match_state(line, game)
+                assert format_match_state(state) + "\r\n" == line
+                assert parse_match_state(format_match_state(state), game) == state
+                hand = hands.setdefault(state.hand_number, Hand())
+                hand.final[slot] = state
+                if pending is not None:
+                    asked, action = pending
+                    assert state.hand_number == asked.hand_number
+                    assert flat(state) == [*flat(asked), action]
+                    pending = None
+                last_line, last = line, state
+            else:
+                assert last_line is not None and last is not None, "a reply before any state"
+                reply = parse_reply(line, last, game)
+                assert reply.echo == strip_line_ending(last_line)
+                assert reply.state == last
+                ending = line[len(strip_line_ending(line)) :]
+                assert ending in ("\r\n", "\n")
+                assert format_reply(last_line, reply.action) + ending == line
+                hand = hands[last.hand_number]
+                index = len(flat(last))
+                assert index not in hand.actor_at, "two replies to one turn"
+                hand.actor_at[index] = last.position
+                pending = (last, reply.action)
+    for number, hand in hands.items():
+        final = next(iter(hand.final.values()))
+        assert sorted(hand.actor_at) == list(range(len(flat(final)))), f"hand {number}"
+        hand.actors = [hand.actor_at[index] for index in sorted(hand.actor_at)]
+    return hands
+
+
+def check_trace(golden: Golden) -> None:
+    """The relay passed on exactly what the dealer says it sent and received, per seat."""
+    traced: list[Lines] = [[] for _ in golden.seats]
+    for line in golden.stderr.split("\n")[:-1]:
+        assert not re.search("WARNING|ERROR", line), line
+        match = re.fullmatch(r"(TO|FROM) ([0-9]+) at [0-9]+\.[0-9]+ (.*)", line, re.S)
+        if match:
+            arrow = "<-" if match.group(1) == "TO" else "->"
+            traced[int(match.group(2)) - 1].append((arrow, match.group(3) + "\n"))
+    for slot, lines in enumerate(golden.seats):
+        assert lines[1:] == traced[slot], f"seat {slot + 1}: relay and dealer trace differ"
+
+
+def check_log(golden: Golden, hands: dict[int, Hand]) -> list[tuple[int, list[Decimal]]]:
+    """The log's STATE and SCORE lines round-trip, agree with every seat's last view of each
+    hand (positions rotate as :func:`slot_of_position` says) and with the stdout score.
+    Returns (hand, values by position) per hand."""
+    game, count = golden.game, len(golden.seats)
+    totals = [Decimal(0)] * count
+    results = []
+    log_lines = golden.log.split("\n")
+    assert log_lines[-1] == ""
+    states = [line for line in log_lines[:-1] if line.startswith("STATE")]
+    assert states and len(states) == len(hands)
+    for line in states:
+        log = parse_log_state(line, game)
+        assert format_log_state(log) + "\n" == line + "\n"
+        assert sum(log.values) == 0
+        for position in range(count):
+            slot = slot_of_position(position, log.hand_number, count)
+            assert position_of_slot(slot, log.hand_number, count) == position
+            assert log.names[position] == golden.names[slot]
+            totals[slot] += log.values[position]
+            final = hands[log.hand_number].final[slot]
+            assert final.position == position
+            assert final.betting == log.betting and final.board == log.board
+            assert final.own_cards == log.holes[position]
+            for other, cards in enumerate(final.holes):
+                assert cards in ((), log.holes[other])
+        results.append((log.hand_number, list(log.values)))
+    score_line = log_lines[-2]
+    score = parse_score(score_line)
+    assert format_score(score) == score_line
+    assert list(score.names) == golden.names
+    assert list(score.values) == totals
+    out = golden.stdout.split("\n")
+    assert len(out) == 3 and out[2] == "" and len(out[0].split()) == count
+    assert out[1] == score_line
+    return results
+
+
+def replay(game: GameDef, state: MatchState | list[list[AcpcAction]], actors: list[int]) -> Spent:
+    """Chips each position had put in before every round (0 preflop: blinds are preflop
+    bets) and at the end (a test-only stand-in for the state machine: limit and no-limit,
+    folds, all-ins)."""
+    betting = [list(a) for a in state.betting] if isinstance(state, MatchState) else state
+    count = game.num_players
+    spent = list(game.blind)
+    folded = [False] * count
+    at_start: list[tuple[int, ...]] = []
+    first_actors: list[int | None] = []
+    turn = 0
+    for number, actions in enumerate(betting):
+        # Blinds are bets of the preflop street: nothing is committed before it.
+        at_start.append(tuple(spent) if number else (0,) * count)
+        first_actors.append(actors[turn] if actions else None)
+        for action in actions:
+            actor = actors[turn]
+            turn += 1
+            high = max(spent)
+            if action.kind == "f":
+                folded[actor] = True
+            elif action.kind == "c":
+                spent[actor] = min(high, game.stack[actor])
+            elif action.amount is None:
+                spent[actor] = high + game.raise_size[number]
+            else:
+                spent[actor] = action.amount
+    return Spent(at_start, tuple(spent), tuple(folded), first_actors)
+
+
+@dataclass
+class Spent:
+    """What :func:`replay` found."""
+
+    at_start: list[tuple[int, ...]]
+    final: tuple[int, ...]
+    folded: tuple[bool, ...]
+    first_actors: list[int | None]
+
+
+def check_order_and_blinds(golden: Golden, hands: dict[int, Hand]) -> int:
+    """Each round opens with ``first_to_act`` (or the next position that can still act), and a
+    hand won by folds pays what the blinds by position and the bets say.  Returns how many
+    hands ended by folds (so a test can insist on some)."""
+    game, count = golden.game, len(golden.seats)
+    fold_wins = 0
+    log_values = {}
+    for line in golden.log.split("\n"):
+        if line.startswith("STATE"):
+            log = parse_log_state(line, game)
+            log_values[log.hand_number] = log.values
+    for number, hand in hands.items():
+        final = next(iter(hand.final.values()))
+        spent = replay(game, final, hand.actors)
+        for round_number, opener in enumerate(spent.first_actors):
+            if opener is None:
+                continue
+            candidate = first_to_act(game, round_number)
+            before = spent.at_start[round_number]
+            # Skip positions that folded earlier or are all-in: they no longer act.
+            folded_before = _folded_before(final, hand.actors, round_number, count)
+            while folded_before[candidate] or (
+                round_number and before[candidate] >= game.stack[candidate]
+            ):
+                candidate = (candidate + 1) % count
+            assert opener == candidate, (number, round_number)
+        if sum(not f for f in spent.folded) == 1:
+            fold_wins += 1
+            winner = spent.folded.index(False)
+            expected = [Decimal(-chips) for chips in spent.final]
+            expected[winner] = Decimal(sum(spent.final) - spent.final[winner])
+            assert list(log_values[number]) == expected, number
+    return fold_wins
+
+
+def _folded_before(
+    state: MatchState, actors: list[int], round_number: int, count: int
+) -> list[bool]:
+    """Which positions folded before a round."""
+    folded = [False] * count
+    turn = 0
+    for number, actions in enumerate(state.betting):
+        if number == round_number:
+            break
+        for action in actions:
+            if action.kind == "f":
+                folded[actors[turn]] = True
+            turn += 1
+    return folded
+
+
+def check_all(golden: Golden) -> dict[int, Hand]:
+    """Every check above; returns the hands."""
+    hands = check_wire(golden)
+    check_trace(golden)
+    check_log(golden, hands)
+    check_order_and_blinds(golden, hands)
+    return hands
