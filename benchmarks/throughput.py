@@ -38,7 +38,9 @@ BOTS = HERE / "bots"
 def in_process(variant: str, bot: str, hands: int) -> float:
     """Hands per second of two built-in bots in this process (no logs)."""
     rules = Rules.for_variant(variant).replace(num_rounds=hands)
-    seats = [InProcessSeat(f"p{seed}", make_builtin(bot, seed), rules) for seed in range(rules.seats)]
+    seats = [
+        InProcessSeat(f"p{seed}", make_builtin(bot, seed), rules) for seed in range(rules.seats)
+    ]
     start = time.perf_counter()
     Match(seats, rules, seed=1).play()
     return hands / (time.perf_counter() - start)
