@@ -192,22 +192,26 @@ class Match:
         """Play hand ``number`` (from 1) and return its record."""
         rules = self.rules
         deal = deal_hand(rules, self.seed, number)
+        # List comprehensions rather than generators: this runs once per hand, in every match.
         slots = slots_in_seats(number, rules.seats)
-        by_seat = tuple(self.players[slot] for slot in slots)
+        by_seat = tuple([self.players[slot] for slot in slots])
         bounties: tuple[str | None, ...] = (None,) * rules.seats
         if rules.bounty is not None:
             slot_ranks = bounty_ranks(self.seed, (number - 1) // rules.bounty.period)
-            bounties = tuple(slot_ranks[slot] for slot in slots)
+            bounties = tuple([slot_ranks[slot] for slot in slots])
+        results = [player.result for player in by_seat]
         record = HandRecord(
             number,
-            tuple(player.result.name for player in by_seat),
-            tuple(player.result.bankroll for player in by_seat),
+            tuple([result.name for result in results]),
+            tuple([result.bankroll for result in results]),
             deal.holes,
             bounties,
         )
         pending = tuple(
-            [*player.take_backlog(), Position(seat), HoleCards(deal.holes[seat])]
-            for seat, player in enumerate(by_seat)
+            [
+                [*player.take_backlog(), Position(seat), HoleCards(deal.holes[seat])]
+                for seat, player in enumerate(by_seat)
+            ]
         )
         if rules.bounty is not None:
             for seat, clauses in enumerate(pending):
@@ -248,7 +252,8 @@ class Match:
             # The only legal move: play it without a round trip; the history
             # travels with this player's next message.
             return (_CHECK if CheckAction in legal else BidAction(0)), True
-        self._collect(player)
+        if player.seat.outstanding:  # the last hand's K first: one unanswered message per seat
+            self._collect(player)
         if not player.reachable:
             if player.gone:
                 pending.clear()  # nothing will be sent again
@@ -415,7 +420,8 @@ class Match:
             if self.rules.bounty is not None:
                 message.append(_bounty_hits_clause(terminal, seat))
         for seat, player in enumerate(by_seat):
-            self._collect(player)  # a seat not asked this hand still owes the last hand's K
+            if player.seat.outstanding:  # a seat not asked this hand still owes the last K
+                self._collect(player)
             if player.reachable:
                 player.seat.send(
                     [Clock(max(player.clock, 0.0)), *pending[seat]], record.number, ack=True

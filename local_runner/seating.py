@@ -11,6 +11,12 @@ from __future__ import annotations
 
 __all__ = ["seat_of", "slots_in_seats"]
 
+#: For each table size, the slots in seat order for each position of the button.
+_ROTATIONS = {
+    size: tuple(tuple((seat + shift) % size for seat in range(size)) for shift in range(size))
+    for size in range(2, 11)
+}
+
 
 def slots_in_seats(hand: int, seats: int) -> tuple[int, ...]:
     """The slot holding each seat in hand ``hand`` (from 1).
@@ -21,7 +27,7 @@ def slots_in_seats(hand: int, seats: int) -> tuple[int, ...]:
     (1, 2, 0)
     """
     shift = (hand - 1) % seats
-    return tuple((seat + shift) % seats for seat in range(seats))
+    return _ROTATIONS[seats][shift]
 
 
 def seat_of(slot: int, hand: int, seats: int) -> int:

@@ -200,8 +200,14 @@ class BotClient:
         self.seat = clause.seat
 
     def _on_hole_cards(self, clause: HoleCards) -> None:
-        hands: list[tuple[str, ...]] = [()] * self.rules.seats
-        hands[self.seat] = clause.cards
+        if self.rules.seats == 2:  # the common case, without building a list
+            hands: Sequence[tuple[str, ...]] = (
+                (clause.cards, ()) if self.seat == 0 else ((), clause.cards)
+            )
+        else:
+            seats: list[tuple[str, ...]] = [()] * self.rules.seats
+            seats[self.seat] = clause.cards
+            hands = seats
         self.round_state = RoundState.new_hand(self.rules, hands)
         self._new_round_pending = True
 

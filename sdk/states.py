@@ -263,19 +263,18 @@ class RoundState(NamedTuple):
         opponent can call.  Limit: one amount, the bet size over the current bet, capped
         at all-in.
         """
-        actor, pips, stacks, folded = self.actor, self.pips, self.stacks, self.folded
+        (_, street, pips, stacks, _, _, _, rules, _, _, _, actor, _, folded, _, last_raise) = self
         high = max(pips)
-        deepest = max(
-            pips[seat] + stacks[seat]
-            for seat in range(len(pips))
-            if seat != actor and not folded[seat]
-        )
+        deepest = 0  # what the deepest opponent still in could put in on this street
+        for seat, stack in enumerate(stacks):
+            if seat != actor and not folded[seat] and pips[seat] + stack > deepest:
+                deepest = pips[seat] + stack
         most = min(pips[actor] + stacks[actor], deepest)
-        limit = self.rules.limit
+        limit = rules.limit
         if limit is not None:
-            size = min(most, high + limit.raise_sizes[_ROUND[self.street]])
+            size = min(most, high + limit.raise_sizes[_ROUND[street]])
             return (size, size)
-        return (min(most, high + max(self.last_raise, self.rules.big_blind)), most)
+        return (min(most, high + max(last_raise, rules.big_blind)), most)
 
     def bid_bounds(self) -> tuple[int, int]:
         """The smallest and largest legal bids: 0 to the bidder's stack."""
