@@ -37,6 +37,9 @@ class CheckCallBot(Bot):
         return CheckAction() if CheckAction in legal else CallAction()
 
 
+_FOLD: frozenset[ActionType] = frozenset({FoldAction})
+
+
 @cache
 def _in_name_order(legal: frozenset[ActionType]) -> tuple[ActionType, ...]:
     """The legal action types in a fixed order, so a seeded bot is reproducible."""
@@ -59,6 +62,8 @@ class RandomBot(Bot):
         if BidAction in legal:
             low, high = round_state.bid_bounds()
             return BidAction(rng.randint(low, high))
+        if FoldAction in legal and round_state.continue_cost == 0:
+            legal = legal - _FOLD  # a free check: never fold (Bounty Hold'em would allow it)
         kind = rng.choice(_in_name_order(legal))
         if kind is RaiseAction:
             low, high = round_state.raise_bounds()

@@ -656,3 +656,12 @@ def test_golden_transcript(scenario: Scenario) -> None:
         "The engine's messages changed; if that is intended, run "
         "`python tests/golden/regenerate.py` and review the diff."
     )
+
+
+def test_the_random_bot_never_folds_when_it_could_check_even_in_bounty() -> None:
+    bot = make_builtin("random", 3)
+    rules = Rules.for_variant("bounty")
+    state = RoundState.new_hand(rules).proceed(C)  # the big blind has a free check
+    assert isinstance(state, RoundState) and FoldAction in state.legal_actions()
+    game = GameState(0, 60.0, 1)
+    assert all(not isinstance(bot.get_action(game, state, 1), FoldAction) for _ in range(300))
