@@ -114,3 +114,27 @@ def test_the_folded_seat_and_the_seat_to_act_are_new_fields_after_the_mit_ones()
     state = RoundState.new_hand(Rules.for_variant("nlhe")).proceed(FoldAction())
     assert isinstance(state, TerminalState) and state.previous_state.folded == (True, False)
     assert CallAction is not CheckAction
+
+
+def test_the_heads_up_data_shortcut_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `_put` replaces one entry of a per-seat tuple with a two-seat fast path; the same hands
+    # played with only the general path give the same states at every step.
+    import sdk.states as states
+
+    def general(values: tuple[object, ...], index: int, value: object) -> tuple[object, ...]:
+        return (*values[:index], value, *values[index + 1 :])
+
+    def record(seed: int) -> list[tuple[object, ...]]:
+        rng = random.Random(seed)
+        seen: list[tuple[object, ...]] = []
+        for _ in range(400):
+            state: RoundState | TerminalState = RoundState.new_hand(Rules.for_variant("nlhe"))
+            while isinstance(state, RoundState):
+                seen.append(tuple(state[:6]) + tuple(state[8:]))
+                state = state.proceed(choose(rng, state))  # type: ignore[arg-type]
+            seen.append(state.deltas)
+        return seen
+
+    fast = record(5)
+    monkeypatch.setattr(states, "_put", general)
+    assert record(5) == fast
