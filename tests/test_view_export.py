@@ -244,3 +244,54 @@ def test_replay_command_prints_plain_text_off_a_terminal(small_run: Path) -> Non
     assert "== result:" in result.stdout
     result = pokerbots("replay", str(small_run), "--bot", "nobody")
     assert result.returncode == 2 and "no bot 'nobody'" in result.stderr
+
+
+@pytest.mark.parametrize("variant", ["acpc-2pl", "acpc-2pn", "acpc-3pl"])
+def test_acpc_game_hands_replay_in_pokerkit_to_the_same_stacks(tmp_path: Path,
+                                                               variant: str) -> None:
+    out = tmp_path / "run"
+    rules = Rules.for_variant(variant).replace(num_rounds=1000)
+    bots = ["random", "raise", "checkcall"][: rules.seats]
+    run_scrimmage([BotSpec.parse(f"builtin:{b}") for b in bots], ScrimmageConfig(rules, 4), out)
+    run = open_run(out)
+    phh = tmp_path / "hands.phhs"
+    assert write_phhs(run, phh) == 1000
+    replayed = replay_phh(phh)
+    hands = {hand.number: hand for hand in run.hands()}
+    start = rules.starting_stack
+    for history, stacks in replayed:
+        hand = hands[history.hand]  # type: ignore[attr-defined]
+        # PHH positions start after the button: seat (i + 1) % n.
+        expected = [start + hand.deltas[(i + 1) % rules.seats] for i in range(rules.seats)]
+        assert stacks == expected == history.finishing_stacks, history.hand  # type: ignore[attr-defined]
+    assert sum(hand.showdown for hand in hands.values()) > 50
+
+
+@pytest.mark.parametrize("variant", ["acpc-2pl", "acpc-2pn", "acpc-3pl"])
+def test_acpc_game_runs_export_to_dealer_logs_the_codec_reads_back(tmp_path: Path,
+                                                                   variant: str) -> None:
+    from sdk.acpc import parse_log_state
+    from sdk.gamedef import ACPC_GAMES
+
+    out = tmp_path / "run"
+    rules = Rules.for_variant(variant).replace(num_rounds=500)
+    bots = ["random", "raise", "checkcall"][: rules.seats]
+    run_scrimmage([BotSpec.parse(f"builtin:{b}") for b in bots], ScrimmageConfig(rules, 8), out)
+    run = open_run(out)
+    log = tmp_path / "run.log"
+    assert write_acpc_log(run, log) == 500
+    lines = log.read_text(encoding="utf-8").splitlines()
+    states = [parse_log_state(line, ACPC_GAMES[variant]) for line in lines if line[:5] == "STATE"]
+    assert len(states) == 500
+    totals: dict[str, float] = {}
+    for state in states:
+        assert abs(sum(state.values)) < 1e-6  # zero-sum, exactly as the dealer prints
+        for name, value in zip(state.names, state.values, strict=True):
+            totals[name] = totals.get(name, 0.0) + float(value)
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    for player in summary["players"]:
+        # Whole chips (the kit) and exact shares (the log) differ by odd chips at most.
+        assert abs(totals[player["name"]] - player["bankroll"]) <= 500
+        if rules.seats == 2:
+            assert totals[player["name"]] == player["bankroll"]
+    assert lines[-1].startswith("SCORE:")

@@ -1,13 +1,16 @@
-"""ACPC dealer logs (``.log``) from a no-limit hold'em run.
+"""ACPC dealer logs (``.log``) from a hold'em run (nlhe and the three ACPC games).
 
 The ACPC dealer writes one line per hand::
 
     STATE:<hand from 0>:<betting>:<hole cards by position>/<board>:<values>:<names>
 
 with positions as in the ACPC protocol (in heads-up, position 0 is the big
-blind: the kit's seat 1), raises as ``r<chips put in over the whole hand>``,
-calls and checks as ``c``, folds as ``f``, and ``/`` between streets.  Values
-and names are in position order, so the names alternate from hand to hand.
+blind: the kit's seat 1), no-limit raises as ``r<chips put in over the whole hand>``
+and limit raises as ``r``, calls and checks as ``c``, folds as ``f``, and ``/``
+between streets, written with the one ACPC codec (:mod:`sdk.acpc`).  Values
+and names are in position order, so the names rotate from hand to hand; the values
+are the exact shares the dealer computes (a three-way split can give fractions,
+which the kit's whole chips settle by its odd-chip rule).
 Comment lines start with ``#``; a final ``SCORE`` line gives each player's
 total in the order the players were named.
 
@@ -16,57 +19,94 @@ Only hold'em runs convert: swaps, auctions and bounties have no ACPC form.
 
 from __future__ import annotations
 
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
+from sdk.acpc import (
+    CALL,
+    FOLD,
+    RAISE,
+    AcpcAction,
+    LogState,
+    Score,
+    format_log_state,
+    format_score,
+    to_hand_total,
+)
 from sdk.actions import BidAction, CallAction, CheckAction, FoldAction, RaiseAction
+from sdk.pots import exact_pot_deltas
 
+from ..dealer import showdown_ranks
 from .phh import position_seats
 from .runlog import Run, RunError
 from .timeline import Walk, walk
 
 __all__ = ["ACPC_VARIANTS", "hand_to_acpc", "write_acpc_log"]
 
-#: Variants with an ACPC form.
-ACPC_VARIANTS = frozenset({"nlhe"})
+
+#: Variants with an ACPC form: hold'em without swaps, auctions or bounties.
+ACPC_VARIANTS = frozenset({"nlhe", "acpc-2pl", "acpc-2pn", "acpc-3pl"})
 
 
-def _betting(w: Walk) -> str:
-    streets: list[str] = [""]
+def _betting(w: Walk) -> tuple[tuple[AcpcAction, ...], ...]:
+    streets: list[list[AcpcAction]] = [[]]
     street = 0
     for index, record in enumerate(w.hand.actions):
         action = record.action
-        if w.only_move(index) or isinstance(action, BidAction):
+        if w.only_move(index) or w.nobody_can_bet(index) or isinstance(action, BidAction):
             continue  # the ACPC dealer asks nobody when nobody can bet
         while street < record.street:
-            streets.append("")
+            streets.append([])
             street = 3 if street == 0 else street + 1
         state = w.before[index]
         if isinstance(action, RaiseAction):
-            # ACPC counts a raise over the whole hand; the kit over the street.
-            seat = state.button % 2
-            before_street = state.contributions[seat] - state.pips[seat]
-            streets[-1] += f"r{before_street + action.amount}"
+            if state.rules.limit is not None:
+                streets[-1].append(RAISE)  # a limit raise has the round's one size
+            else:  # ACPC counts a raise over the whole hand; the kit over the street
+                before = state.contributions[state.actor] - state.pips[state.actor]
+                streets[-1].append(AcpcAction("r", to_hand_total(action.amount, before)))
         elif isinstance(action, (CallAction, CheckAction)):
-            streets[-1] += "c"
+            streets[-1].append(CALL)
         elif isinstance(action, FoldAction):
-            streets[-1] += "f"
-    board_streets = {0: 1, 3: 2, 4: 3, 5: 4}[len(w.last.board)]
-    while len(streets) < board_streets:  # an all-in: the board is dealt without betting
-        streets.append("")
-    return "/".join(streets)
+            streets[-1].append(FOLD)
+    rounds = {0: 1, 3: 2, 4: 3, 5: 4}[len(w.last.board)]
+    while len(streets) < rounds:  # an all-in: the board is dealt without betting
+        streets.append([])
+    return tuple(tuple(actions) for actions in streets)
+
+
+def _values(w: Walk) -> tuple[Fraction, ...]:
+    """Each seat's result as the dealer computes it: exact shares of the pots (a three-way
+    split can give thirds, which the kit's whole chips round by its odd-chip rule)."""
+    hand, last = w.hand, w.last
+    if hand.seats == 2 or not hand.showdown:
+        return tuple(Fraction(delta) for delta in hand.deltas)
+    ranks = showdown_ranks(last.hands, last.board, last.folded)
+    return exact_pot_deltas(last.contributions, last.folded, ranks)
+
+
+def _decimal(value: Fraction) -> Decimal:
+    return Decimal(value.numerator) / Decimal(value.denominator)
 
 
 def hand_to_acpc(w: Walk) -> str:
     """The ``STATE`` line of a replayed hand."""
     hand = w.hand
     seats = position_seats(hand.seats)
-    holes = "|".join("".join(hand.hole_cards[s]) for s in seats)
     board = w.last.board
-    parts = [board[:3], board[3:4], board[4:5]]
-    cards = holes + "".join("/" + "".join(p) for p in parts if p)
-    values = "|".join(str(hand.deltas[s]) for s in seats)
-    names = "|".join(hand.players[s] for s in seats)
-    return f"STATE:{hand.number - 1}:{_betting(w)}:{cards}:{values}:{names}"
+    rounds = (board[:3], board[3:4], board[4:5])
+    values = _values(w)
+    return format_log_state(
+        LogState(
+            hand.number - 1,
+            _betting(w),
+            tuple(tuple(hand.hole_cards[s]) for s in seats),
+            ((), *(cards for cards in rounds if cards)),
+            tuple(_decimal(values[s]) for s in seats),
+            tuple(hand.players[s] for s in seats),
+        )
+    )
 
 
 def write_acpc_log(run: Run, path: Path) -> int:
@@ -77,27 +117,29 @@ def write_acpc_log(run: Run, path: Path) -> int:
     """
     if run.variant not in ACPC_VARIANTS:
         raise RunError(
-            f"{run.directory} is a {run.variant} match; ACPC logs can only hold no-limit "
-            "hold'em (swaps, auctions and bounties have no ACPC form). Export it as PHH "
-            "instead: --format phh."
+            f"{run.directory} is a {run.variant} match; ACPC logs can only hold hold'em "
+            "(nlhe and the ACPC games; swaps, auctions and bounties have no ACPC form). "
+            "Export it as PHH instead: --format phh."
         )
     for name in run.names:
         if not name or any(c in name for c in ":| \t\r\n"):
             raise RunError(f"The player name {name!r} cannot appear in an ACPC log (it may not "
                            "hold ':', '|' or spaces); rename the bot directory and re-run.")
     rules = run.rules
-    totals = dict.fromkeys(run.names, 0)
+    totals = dict.fromkeys(run.names, Fraction(0))
     count = 0
+    game = f"{'limit' if rules.limit else 'nolimit'}-holdem-{rules.seats}p"
     with path.open("w", encoding="utf-8", newline="\n") as out:
-        out.write(f"# name/game/hands/seed {run.directory.name} nolimit-holdem-2p "
+        out.write(f"# name/game/hands/seed {run.directory.name} {game} "
                   f"{run.summary.get('rounds', '?')} {run.seed}\n"
                   f"# pokerbots-kit export: stacks {rules.starting_stack}, blinds "
                   f"{rules.small_blind}/{rules.big_blind}, stacks reset every hand\n")  # fmt: skip
         for hand in run.hands():
-            out.write(hand_to_acpc(walk(hand, rules)) + "\n")
-            for name, delta in zip(hand.players, hand.deltas, strict=True):
-                totals[name] = totals.get(name, 0) + delta
+            w = walk(hand, rules)
+            out.write(hand_to_acpc(w) + "\n")
+            for name, value in zip(hand.players, _values(w), strict=True):
+                totals[name] = totals.get(name, Fraction(0)) + value
             count += 1
-        out.write("SCORE:" + "|".join(str(totals[n]) for n in run.names) + ":"
-                  + "|".join(run.names) + "\n")  # fmt: skip
+        score = Score(tuple(_decimal(totals[n]) for n in run.names), tuple(run.names))
+        out.write(format_score(score) + "\n")
     return count

@@ -96,9 +96,10 @@ def _raise_to(w: Walk, index: int, amount: int) -> int:
     which PokerKit settles the same way.
     """
     state = w.before[index]
-    seat = state.button % 2
+    seat = state.actor
     all_in = state.pips[seat] + state.stacks[seat]
-    if amount == state.raise_bounds()[1] and amount < all_in:
+    no_limit = state.rules.limit is None  # a limit raise is one fixed size, never capped so
+    if no_limit and amount == state.raise_bounds()[1] and amount < all_in:
         return all_in
     return amount
 
@@ -128,7 +129,8 @@ def phh_actions(w: Walk) -> list[str]:
             actions.append(f"{who} f")
     if hand.showdown:
         # PokerKit shows down as soon as nobody can bet, before the rest of the board.
-        actions += [f"{label[seat]} sm {''.join(w.last.hands[seat][:2])}" for seat in seats]
+        actions += [f"{label[seat]} sm {''.join(w.last.hands[seat][:2])}" for seat in seats
+                    if not w.last.folded[seat]]  # fmt: skip
     actions += _board_actions(w.last.board, street, len(w.last.board))
     return actions
 
@@ -139,11 +141,15 @@ def hand_to_phh(w: Walk, rules: Rules, seed: int) -> dict[str, Any]:
     seats = position_seats(hand.seats)
     names = [hand.players[s] for s in seats]
     start = rules.starting_stack
+    betting: dict[str, Any] = {"variant": "NT", "min_bet": rules.big_blind}
+    if rules.limit is not None:  # fixed-limit hold'em: PHH's "FT", a small and a big bet
+        betting = {"variant": "FT", "small_bet": rules.limit.raise_sizes[0],
+                   "big_bet": rules.limit.raise_sizes[2]}  # fmt: skip
     fields: dict[str, Any] = {
-        "variant": "NT",
+        "variant": betting["variant"],
         "antes": _antes(w, seats),
         "blinds_or_straddles": [rules.small_blind, rules.big_blind] + [0] * (hand.seats - 2),
-        "min_bet": rules.big_blind,
+        **{key: value for key, value in betting.items() if key != "variant"},
         "starting_stacks": [start] * hand.seats,
         "actions": phh_actions(w),
         "hand": hand.number,

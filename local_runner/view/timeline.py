@@ -27,7 +27,7 @@ from sdk.actions import BidAction, CallAction, CheckAction, FoldAction, RaiseAct
 from sdk.rules import Rules
 from sdk.states import RoundState, TerminalState
 
-from ..dealer import showdown_winner
+from ..dealer import showdown_ranks, showdown_winner
 from .runlog import Cards, FaultRecord, Hand, RunError, SwapRecord
 
 __all__ = ["STREET_NAMES", "Step", "Walk", "describe_action", "place_faults", "timeline", "walk"]
@@ -78,22 +78,20 @@ def _error(hand: Hand, problem: str) -> RunError:
 
 def walk(hand: Hand, rules: Rules) -> Walk:
     """Replay ``hand`` under ``rules``; :class:`RunError` if the record does not replay."""
-    if hand.seats != 2:
-        raise RunError(f"hand {hand.number} has {hand.seats} seats; this version replays "
-                       "heads-up hands only.")  # fmt: skip
+    if hand.seats != rules.seats:
+        raise _error(hand, f"the hand has {hand.seats} seats where the rules seat {rules.seats}")
     state: RoundState | TerminalState = RoundState.new_hand(
-        rules, (hand.hole_cards[0], hand.hole_cards[1]),
-        (None, None) if hand.bounties is None else (hand.bounties[0], hand.bounties[1]),
-    )  # fmt: skip
+        rules, hand.hole_cards, None if hand.bounties is None else hand.bounties
+    )
     swaps = {(s.street, s.seat): s for s in hand.swaps}
     before: list[RoundState] = []
     after: list[RoundState | TerminalState] = []
     for index, record in enumerate(hand.actions):
         if not isinstance(state, RoundState):
             raise _error(hand, f"action {index + 1} ({record.code}) comes after the hand ended")
-        if record.seat != state.button % 2 or record.street != state.street:
+        if record.seat != state.actor or record.street != state.street:
             raise _error(hand, f"action {index + 1} ({record.code}) is recorded for seat "
-                         f"{record.seat} on street {record.street}, but seat {state.button % 2} "
+                         f"{record.seat} on street {record.street}, but seat {state.actor} "
                          f"was to act on street {state.street}")  # fmt: skip
         if not state.is_legal(record.action):
             raise _error(hand, f"action {index + 1} ({record.code}) is not legal there")
@@ -113,8 +111,12 @@ def walk(hand: Hand, rules: Rules) -> Walk:
     if hand.showdown != (state.folder is None):
         raise _error(hand, "the record's showdown flag does not match its actions")
     if state.folder is None:
-        hands = (last.hands[0], last.hands[1])
-        state = last.settle(showdown_winner(hands, last.board))
+        if len(last.board) < len(hand.board):  # the board ran out (nobody could bet)
+            last = last.with_board(hand.board)
+        if len(last.hands) == 2:
+            state = last.settle(showdown_winner(last.hands, last.board))
+        else:
+            state = last.settle_ranks(showdown_ranks(last.hands, last.board, last.folded))
     if tuple(state.deltas) != hand.deltas:
         raise _error(hand, f"the recorded payoff {list(hand.deltas)} is not the rules' "
                      f"{list(state.deltas)}")  # fmt: skip
@@ -154,7 +156,7 @@ def _street(hand: Hand, state: RoundState, swaps: dict[tuple[int, int], SwapReco
 def describe_action(action: object, state: RoundState) -> str:
     """An action in words, with its amount: ``raises to 20``, ``calls 4``, ``bids 12``."""
     if isinstance(action, RaiseAction):
-        verb = "bets" if state.pips[0] == state.pips[1] == 0 else "raises to"
+        verb = "bets" if max(state.pips) == 0 else "raises to"
         return f"{verb} {action.amount}"
     if isinstance(action, CallAction):
         return f"calls {state.continue_cost}"
@@ -233,13 +235,18 @@ def timeline(w: Walk) -> list[Step]:
                           tuple(state.stacks), tuple(tuple(h) for h in state.hands)))
 
     early, at, late = place_faults(w)
-    blinds = f"blinds {first.pips[0]}/{first.pips[1]}"
     bounty = ""
     if hand.bounties is not None:
         bounty = "; bounties " + ", ".join(f"{n} {b}" for n, b in zip(names, hand.bounties,
                                                                        strict=True))
-    add("deal", None, f"hand {hand.number}: {names[0]} deals (small blind), {names[1]} is the "
-        f"big blind; {blinds}{bounty}", first)  # fmt: skip
+    if len(names) == 2:
+        seats = f"{names[0]} deals (small blind), {names[1]} is the big blind"
+        blinds = f"blinds {first.pips[0]}/{first.pips[1]}"
+    else:  # the button, then the small and the big blind
+        seats = (f"{names[0]} deals, {names[1]} is the small blind, {names[2]} the big blind"
+                 + (f"; then {', '.join(names[3:])}" if len(names) > 3 else ""))  # fmt: skip
+        blinds = f"blinds {first.pips[1]}/{first.pips[2]}"
+    add("deal", None, f"hand {hand.number}: {seats}; {blinds}{bounty}", first)
     for fault in early:
         add("fault", fault.seat, _fault_text(fault, names) + f" (from hand {fault.hand}'s end)",
             first)
