@@ -30,8 +30,9 @@ needs_chromium = pytest.mark.skipif(
 
 
 def play(out: Path, variant: str = "nlhe", rounds: int = 120, seed: int = 4) -> Path:
-    config = ScrimmageConfig(rules=Rules.for_variant(variant).replace(num_rounds=rounds), seed=seed)
-    run_scrimmage([BotSpec.parse("builtin:random"), BotSpec.parse("builtin:raise")], config, out)
+    rules = Rules.for_variant(variant).replace(num_rounds=rounds)
+    bots = ["builtin:random", "builtin:raise", "builtin:checkcall"][: rules.seats]
+    run_scrimmage([BotSpec.parse(bot) for bot in bots], ScrimmageConfig(rules, seed), out)
     return out
 
 
@@ -72,7 +73,7 @@ def test_report_data_counts_every_hand(tmp_path: Path) -> None:
 
 
 @needs_chromium
-@pytest.mark.parametrize("variant", ["nlhe", "auction"])
+@pytest.mark.parametrize("variant", ["nlhe", "auction", "acpc-3pl"])
 def test_report_loads_in_chromium_and_shows_the_chosen_hand(tmp_path: Path, variant: str) -> None:
     run_dir = play(tmp_path / "run", variant)
     page = match_report(run_dir)
