@@ -202,8 +202,11 @@ def hand_to_json(record: HandRecord) -> dict[str, object]:
     street = 0
     for event in record.events:
         if isinstance(event, ActionEvent):
-            actions.append({"seat": event.seat, "street": event.state.street,
-                            "action": encode_action(event.action), "forced": event.forced})
+            entry = {"seat": event.seat, "street": event.state.street,
+                     "action": encode_action(event.action), "forced": event.forced}
+            if event.seconds is not None:  # the reply's time, for clock use per street
+                entry["seconds"] = round(event.seconds, 6)
+            actions.append(entry)
         elif isinstance(event, StreetEvent):
             street = event.street
         elif isinstance(event, SwapEvent):

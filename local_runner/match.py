@@ -220,8 +220,8 @@ class Match:
         events = record.events
         while isinstance(state, RoundState):
             active = state.actor
-            action, forced = self._decide(by_seat[active], state, pending[active], number)
-            events.append(ActionEvent(active, action, state, forced))
+            action, forced, seconds = self._decide(by_seat[active], state, pending[active], number)
+            events.append(ActionEvent(active, action, state, forced, seconds))
             before = state
             state = state.proceed(action)
             if isinstance(action, BidAction) and before.bids[1 - active] is None:
@@ -244,21 +244,23 @@ class Match:
 
     def _decide(
         self, player: _Player, state: RoundState, pending: list[Clause], hand: int
-    ) -> tuple[Action, bool]:
+    ) -> tuple[Action, bool, float | None]:
+        """The action of the seat to act, whether the runner played it, and the reply's time
+        (None when the bot was not asked)."""
         legal = state.legal_actions()
         if len(legal) == 1 and (
             CheckAction in legal or (BidAction in legal and state.bid_bounds()[1] == 0)
         ):
             # The only legal move: play it without a round trip; the history
             # travels with this player's next message.
-            return (_CHECK if CheckAction in legal else BidAction(0)), True
+            return (_CHECK if CheckAction in legal else BidAction(0)), True, None
         if player.seat.outstanding:  # the last hand's K first: one unanswered message per seat
             self._collect(player)
         if not player.reachable:
             if player.gone:
                 pending.clear()  # nothing will be sent again
             player.result.defaulted += 1
-            return state.default_action(), True
+            return state.default_action(), True, None
         player.seat.send([Clock(max(player.clock, 0.0)), *pending], hand, ack=False)
         pending.clear()
         reply = self._receive(player)
@@ -269,11 +271,12 @@ class Match:
             player.result.reply_times.append(reply.elapsed)
         action = reply.action
         if action is None:
-            return state.default_action(), True
+            return state.default_action(), True, reply.elapsed
         if not state.is_legal(action, legal):
             self._fault(player, FaultKind.ILLEGAL, hand, f"attempted illegal {_describe(action)}")
-            return state.repair(action), True  # check-fold (MIT) or the closest legal (ACPC)
-        return action, False
+            # check-fold (MIT) or the closest legal action (ACPC)
+            return state.repair(action), True, reply.elapsed
+        return action, False, reply.elapsed
 
     def _collect(self, player: _Player) -> None:
         """Wait for ``player``'s outstanding reply (an end-of-hand ``K``) before it is sent more.

@@ -40,6 +40,8 @@ class ActionEvent(NamedTuple):
     state: RoundState
     forced: bool = False
     """True when the runner played it without asking (the only legal move, or a default)."""
+    seconds: float | None = None
+    """The reply's time charged to the bot's clock (None when the bot was not asked)."""
 
 
 class StreetEvent(NamedTuple):

@@ -267,7 +267,9 @@ def test_the_person_is_told_the_variant_events(tmp_path: Path, variant: str, eve
 
 def test_clock_per_street_comes_from_recorded_reply_times(tmp_path: Path) -> None:
     run_dir = play(tmp_path / "run", rounds=30)
-    assert match_data(open_run(run_dir))["players"][0]["clock_per_street"] is None
+    # The runner records each reply's time in hands.jsonl; the report sums them per street.
+    recorded = match_data(open_run(run_dir))["players"][0]["clock_per_street"]
+    assert recorded is not None and recorded and all(v >= 0 for v in recorded.values())
     path = run_dir / "hands.jsonl"
     hands = [json.loads(line) for line in path.read_text().splitlines()]
     expected: dict[int, float] = {}
