@@ -341,11 +341,13 @@ def smoke_config(rules: Rules, hands: int, seed: int, options: ValidateOptions) 
 
 def play_smoke_matches(program: BotProgram, rules: Rules, options: ValidateOptions,
                        out_dir: Path) -> list[SmokeMatch]:
-    """Play the bot against builtin:random, then builtin:checkcall if it built and connected.
+    """Play the bot against builtin:random, then (if it built and connected) builtin:checkcall
+    and the reference bot builtin:equity, which bets and raises by its cards' equity.
 
     Raises KeyboardInterrupt if a match was interrupted.
     """
-    plan = [("builtin:random", options.hands), ("builtin:checkcall", max(options.hands // 2, 1))]
+    plan = [("builtin:random", options.hands), ("builtin:checkcall", max(options.hands // 2, 1)),
+            ("builtin:equity", max(options.hands // 4, 1))]  # fmt: skip
     matches: list[SmokeMatch] = []
     for index, (opponent, hands) in enumerate(plan):
         specs = [BotSpec(BOT_NAME, program=program), BotSpec.parse(opponent)]
