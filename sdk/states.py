@@ -180,7 +180,7 @@ class RoundState(NamedTuple):
             (
                 0, 0, pips, stacks,
                 nobody if hands is None else tuple(hands),
-                (), None, rules, False, nobody_bids(len(pips)),
+                (), None, rules, False, _nobody_bids(len(pips)),
                 (None,) * len(pips) if bounties is None else tuple(bounties),
                 first, first, folded, 0, rules.big_blind,
             ),
@@ -556,7 +556,7 @@ def _opening(rules: Rules) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Card
 
 
 @functools.lru_cache(maxsize=16)
-def nobody_bids(seats: int) -> tuple[None, ...]:
+def _nobody_bids(seats: int) -> tuple[None, ...]:
     """No auction bid yet, for ``seats`` seats."""
     return (None,) * seats
 
