@@ -8,6 +8,8 @@ and its per-hand results must be the dealer's ``STATE`` values.  No dealer is ne
 
 from __future__ import annotations
 
+import socket
+import threading
 from collections import deque
 from decimal import Decimal
 from pathlib import Path
@@ -37,6 +39,7 @@ from sdk.client import ERROR_PREFIX, WARNING_PREFIX
 from sdk.evaluator import evaluate
 from sdk.gamedef import ACPC_GAMES
 from sdk.rules import PRESETS
+from sdk.runner import parse_args, run_bot
 from sdk.states import GameState, RoundState, TerminalState
 
 GOLDEN = Path(__file__).parent / "acpc"
@@ -437,3 +440,77 @@ def test_every_position_follows_a_random_hand(
 
 def _last_action(betting: tuple[tuple[AcpcAction, ...], ...]) -> AcpcAction:
     return [a for r in betting for a in r][-1]
+
+
+# --- the transport: parse_args and run_bot on the ACPC wire --------------------------------
+
+
+def test_parse_args_protocol_and_game() -> None:
+    args = parse_args(["--protocol", "acpc", "--game", "x.game", "example.org", "5000"])
+    assert (args.host, args.port, args.protocol) == ("example.org", 5000, "acpc")
+    assert args.game == "x.game"
+    plain = parse_args(["5000"])
+    assert (plain.host, plain.port, plain.protocol, plain.game) == ("localhost", 5000, None, None)
+    with pytest.raises(SystemExit):
+        parse_args(["--protocol", "mit", "--game", "x.game", "5000"])
+    with pytest.raises(SystemExit):
+        parse_args(["--protocol", "udp", "5000"])
+
+
+def test_run_bot_acpc_needs_a_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("POKERBOTS_RULES", raising=False)
+    args = parse_args(["--protocol", "acpc", "1"])
+    with pytest.raises(ValueError, match="pass --game FILE"):
+        run_bot(Always(CallAction()), args)
+    missing = parse_args(["--protocol", "acpc", "--game", str(tmp_path / "none.game"), "1"])
+    with pytest.raises(ValueError, match="could not read the ACPC game file"):
+        run_bot(Always(CallAction()), missing)
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_run_bot_replays_a_recorded_seat_over_a_socket(
+    label: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fake dealer plays back a recorded seat over TCP (comments and bare ``\\n`` endings
+    mixed in); ``run_bot(..., protocol="acpc")`` must send the version line, then exactly
+    the recorded replies."""
+    monkeypatch.delenv("POKERBOTS_RULES", raising=False)
+    golden = load(GOLDEN / label)
+    lines = golden.seats[-1]
+    game_file = tmp_path / "game.game"
+    game_file.write_text(golden.game.to_text())
+    bot = Scripted(_recorded_replies(lines))
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(20)
+    problems: list[str] = []
+
+    def dealer() -> None:
+        connection, _ = listener.accept()
+        connection.settimeout(20)
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        reader = connection.makefile("rb")
+        try:
+            for index, (arrow, line) in enumerate(lines):
+                if arrow == "->":
+                    got = reader.readline().decode("ascii")
+                    if got != strip_line_ending(line) + "\r\n":
+                        problems.append(f"line {index}: {got!r} != {line!r}")
+                        return
+                    continue
+                data = line if index % 3 else strip_line_ending(line) + "\n"
+                if index % 5 == 0:
+                    data = "# a comment the client skips\r\n;another\n" + data
+                connection.sendall(data.encode("ascii"))
+        finally:
+            reader.close()
+            connection.close()
+
+    thread = threading.Thread(target=dealer)
+    thread.start()
+    args = parse_args(["--game", str(game_file), "127.0.0.1", str(listener.getsockname()[1])])
+    run_bot(bot, args, protocol="acpc")
+    thread.join(30)
+    listener.close()
+    assert problems == []
+    assert not bot.actions
+    assert len(bot.rounds_over) == len(golden.log.split("STATE:")) - 1
