@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import socket
 import threading
-from collections import deque
-from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from acpc_checks import Golden, load
+from acpc_checks import Golden, Scripted, check_client, load, play_seat, recorded_replies
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,16 +23,13 @@ from sdk.acpc import (
     AcpcProtocolError,
     MatchState,
     format_match_state,
-    parse_log_state,
-    parse_reply,
     position_of_seat,
     seat_of_position,
     strip_line_ending,
     to_hand_total,
-    to_street_raise,
 )
 from sdk.acpc_client import AcpcClient
-from sdk.actions import Action, CallAction, CheckAction, FoldAction, RaiseAction
+from sdk.actions import Action, CallAction, FoldAction, RaiseAction
 from sdk.client import ERROR_PREFIX, WARNING_PREFIX
 from sdk.evaluator import evaluate
 from sdk.gamedef import ACPC_GAMES
@@ -46,105 +41,13 @@ GOLDEN = Path(__file__).parent / "acpc"
 LABELS = ("acpc-2pl", "acpc-3pl", "nolimit-2p-server", "acpc-2pn")
 
 
-class Scripted(Bot):
-    """Plays the wire actions it is given, in order, as kit actions; records the callbacks."""
-
-    def __init__(self, actions: list[AcpcAction]) -> None:
-        self.actions = deque(actions)
-        self.new_rounds: list[tuple[GameState, RoundState, int]] = []
-        self.rounds_over: list[tuple[GameState, TerminalState, int]] = []
-
-    def handle_new_round(self, game_state: GameState, round_state: RoundState, active: int) -> None:
-        self.new_rounds.append((game_state, round_state, active))
-
-    def handle_round_over(
-        self, game_state: GameState, terminal_state: TerminalState, active: int
-    ) -> None:
-        self.rounds_over.append((game_state, terminal_state, active))
-
-    def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
-        assert round_state.actor == active
-        wire = self.actions.popleft()
-        if wire.kind == "f":
-            return FoldAction()
-        if wire.kind == "c":
-            return CallAction() if round_state.continue_cost else CheckAction()
-        if wire.amount is None:
-            return RaiseAction(round_state.raise_bounds()[0])
-        before = round_state.contributions[active] - round_state.pips[active]
-        return RaiseAction(to_street_raise(wire.amount, before))
-
-
-def _recorded_replies(lines: list[tuple[str, str]]) -> list[AcpcAction]:
-    """The recorded player's action in every reply it sent."""
-    return [parse_reply(line).action for arrow, line in lines[1:] if arrow == "->"]
-
-
-def play_seat(golden: Golden, slot: int) -> tuple[AcpcClient, Scripted, int]:
-    """Feed one recorded seat to a client; check every reply against the recording.
-
-    Returns the client, its bot and how many replies it sent."""
-    lines = golden.seats[slot]
-    bot = Scripted(_recorded_replies(lines))
-    client = AcpcClient(bot, golden.game.to_rules(), golden.game)
-    replies = 0
-    for index, (arrow, line) in enumerate(lines[1:], start=1):
-        if arrow == "->":
-            continue
-        reply = client.handle(line)
-        following = lines[index + 1] if index + 1 < len(lines) else None
-        if following is not None and following[0] == "->":
-            assert reply == strip_line_ending(following[1]), (slot, line)
-            replies += 1
-        else:
-            assert reply is None, (slot, line, reply)
-    assert not bot.actions, "the client did not ask the bot for every recorded action"
-    return client, bot, replies
-
-
 @pytest.fixture(scope="module", params=LABELS)
 def golden(request: pytest.FixtureRequest) -> Golden:
     return load(GOLDEN / request.param)
 
 
 def test_client_replies_as_recorded_and_settles_as_the_dealer(golden: Golden) -> None:
-    count = golden.game.num_players
-    logs = [
-        parse_log_state(line, golden.game)
-        for line in golden.log.split("\n")
-        if line.startswith("STATE")
-    ]
-    assert [log.hand_number for log in logs] == list(range(len(logs)))
-    for slot in range(count):
-        client, bot, replies = play_seat(golden, slot)
-        assert replies > 0
-        assert len(client.deltas) == len(client.exact_deltas) == len(logs)
-        assert len(bot.new_rounds) == len(bot.rounds_over) == len(logs)
-        for log, whole, exact, (game, terminal, seat) in zip(
-            logs, client.deltas, client.exact_deltas, bot.rounds_over, strict=True
-        ):
-            position = (slot - log.hand_number) % count
-            assert seat == seat_of_position(position, count)
-            for other in range(count):
-                value = log.values[other]
-                kit_seat = seat_of_position(other, count)
-                # The dealer prints %.6f of its double, trailing zeros trimmed.
-                assert Decimal(f"{float(exact[kit_seat]):.6f}") == value, (log, exact)
-                if value == value.to_integral_value():
-                    assert whole[kit_seat] == value, (log, whole)
-                else:
-                    assert abs(whole[kit_seat] - exact[kit_seat]) < 1, (log, whole)
-            assert terminal.deltas == whole and sum(whole) == 0
-            assert sum(exact) == 0
-            assert game.round_num == log.hand_number + 1
-        # The bankroll is the bot's own running sum, already counting the hand just over.
-        bankrolls = [game.bankroll for game, _, _ in bot.rounds_over]
-        running = 0
-        for (_, terminal, seat), bankroll in zip(bot.rounds_over, bankrolls, strict=True):
-            running += terminal.deltas[seat]
-            assert bankroll == running
-        assert client.game_state.round_num == len(logs) + 1
-        assert client.errors == 0
+    check_client(golden)
 
 
 def test_recordings_cover_showdowns_folds_and_all_ins() -> None:
@@ -479,7 +382,7 @@ def test_run_bot_replays_a_recorded_seat_over_a_socket(
     lines = golden.seats[-1]
     game_file = tmp_path / "game.game"
     game_file.write_text(golden.game.to_text())
-    bot = Scripted(_recorded_replies(lines))
+    bot = Scripted(recorded_replies(lines))
     listener = socket.create_server(("127.0.0.1", 0))
     listener.settimeout(20)
     problems: list[str] = []
