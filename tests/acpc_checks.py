@@ -1,4 +1,5 @@
-"""Checks of a recorded real-dealer ACPC match against the kit's codec (``sdk.acpc``).
+"""Checks of a recorded real-dealer ACPC match against the kit's codec (``sdk.acpc``) and
+its bot client (``sdk.acpc_client``: :func:`check_client`).
 
 Shared by ``test_acpc_codec.py`` (the golden recordings in ``tests/acpc/``) and
 ``test_acpc_dealer.py`` (a live match).  A recording is what ``scripts/acpc_record.py``
