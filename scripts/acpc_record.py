@@ -36,6 +36,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
@@ -74,12 +75,14 @@ class Recording:
 
 def play(
     dealer_dir: Path, game_file: str, game_text: str, players: int, hands: int, seed: int,
-    label: str, workdir: Path,
+    label: str, workdir: Path, commands: Sequence[list[str] | None] = (),
 ) -> Recording:
     """Run one match of the real dealer and example players, relayed and recorded.
 
     ``game_text`` is written to ``workdir/game_file``; the dealer and players run in
-    ``workdir`` so that every file name in their output is relative.
+    ``workdir`` so that every file name in their output is relative.  ``commands`` may
+    replace the example player of a seat (by index; None keeps it) with another program's
+    command line, where the word ``PORT`` stands for the port to connect to.
     """
     (workdir / game_file).write_text(game_text, encoding="ascii")
     names = list(NAMES[:players])
@@ -105,11 +108,16 @@ def play(
             for seat, port in enumerate(ports):
                 listener = socket.create_server(("127.0.0.1", 0))
                 listener.settimeout(CONNECT_TIMEOUT)
+                relay_port = str(listener.getsockname()[1])
+                command = commands[seat] if seat < len(commands) else None
+                argv = (
+                    [str(dealer_dir / "example_player"), game_file, "127.0.0.1", relay_port]
+                    if command is None
+                    else [relay_port if word == "PORT" else word for word in command]
+                )
                 with (workdir / f"player-{seat + 1}.out").open("wb") as out:
                     bots.append(subprocess.Popen(
-                        [str(dealer_dir / "example_player"), game_file, "127.0.0.1",
-                         str(listener.getsockname()[1])],
-                        cwd=workdir, stdout=out, stderr=subprocess.STDOUT,
+                        argv, cwd=workdir, stdout=out, stderr=subprocess.STDOUT,
                     ))
                 client, _ = listener.accept()
                 listener.close()

@@ -42,7 +42,7 @@ from .protocol import (
 from .rules import Rules
 from .states import GameState, RoundState, State, TerminalState
 
-__all__ = ["ERROR_PREFIX", "BotClient", "WARNING_PREFIX", "warn"]
+__all__ = ["ERROR_PREFIX", "BotCaller", "BotClient", "WARNING_PREFIX", "warn"]
 
 #: How every warning the client writes to stderr starts (the validator looks for it).
 WARNING_PREFIX = "pokerbots sdk: "
@@ -68,17 +68,18 @@ def _print_error(line: str) -> None:
     print(ERROR_PREFIX + line, file=sys.stderr, flush=True)
 
 
-class BotClient:
-    """Turns engine messages into bot callbacks and replies."""
+class BotCaller:
+    """How every client asks the bot for an action, whatever the wire.
 
-    def __init__(self, bot: Bot, rules: Rules) -> None:
+    :meth:`call_get_action` calls ``bot.get_action``; when it raises, the error is counted,
+    its line written (after :data:`ERROR_PREFIX`) and the state's default action is played;
+    when it returns something that is not an action, a warning is written and the default
+    action played.  :class:`BotClient` (MIT wire) and :class:`sdk.acpc_client.AcpcClient`
+    (ACPC wire) share it, so a bot's faults are counted the same way on both.
+    """
+
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
-        self.rules = rules
-        self.game_state = GameState(0, rules.game_clock, 1)
-        self.round_state: State | None = None
-        self.seat = 0
-        self._new_round_pending = False
-        self._hand_over = False
         self.errors = 0
         """How many times ``get_action`` raised (each answered with the default action)."""
         self.first_error: str | None = None
@@ -87,6 +88,48 @@ class BotClient:
         """The first error's whole traceback."""
         self.on_error: Callable[[str], None] = _print_error
         """Called with each error's line; writes it to stderr unless replaced."""
+
+    def call_get_action(
+        self, game_state: GameState, state: RoundState, seat: int, hand: int
+    ) -> Action:
+        """The bot's action for ``state``, or the default action if it raised or returned
+        something else; ``hand`` numbers the hand in the error line."""
+        try:
+            action = self.bot.get_action(game_state, state, seat)
+        except Exception as error:
+            fallback = state.default_action()
+            self.errors += 1
+            if self.first_traceback is None:
+                self.first_traceback = traceback.format_exc()
+            if self.errors <= _FULL_TRACEBACKS and self.on_error is _print_error:
+                traceback.print_exc()
+            last_line = traceback.format_exception_only(error)[-1].strip()
+            line = f"hand {hand}: get_action raised {last_line}; sent {fallback} instead"
+            if self.first_error is None:
+                self.first_error = line
+            self.on_error(line)
+            return fallback
+        if not isinstance(action, _ACTION_TYPES):
+            fallback = state.default_action()
+            warn(
+                f"get_action returned {action!r}, which is not an action; "
+                f"sending {fallback} instead.",
+            )
+            return fallback
+        return action
+
+
+class BotClient(BotCaller):
+    """Turns engine messages into bot callbacks and replies."""
+
+    def __init__(self, bot: Bot, rules: Rules) -> None:
+        super().__init__(bot)
+        self.rules = rules
+        self.game_state = GameState(0, rules.game_clock, 1)
+        self.round_state: State | None = None
+        self.seat = 0
+        self._new_round_pending = False
+        self._hand_over = False
         # Dispatch by clause type: this runs for every clause of every message.
         self._handlers: dict[type, Callable[[Any], None]] = {
             Clock: self._on_clock,
@@ -151,32 +194,7 @@ class BotClient:
                 f"the engine asked seat {self.seat} to act, but by this client's "
                 f"count seat {state.actor} is to act; the history may be out of sync.",
             )
-        try:
-            action = self.bot.get_action(self.game_state, state, self.seat)
-        except Exception as error:
-            fallback = state.default_action()
-            self.errors += 1
-            if self.first_traceback is None:
-                self.first_traceback = traceback.format_exc()
-            if self.errors <= _FULL_TRACEBACKS and self.on_error is _print_error:
-                traceback.print_exc()
-            last_line = traceback.format_exception_only(error)[-1].strip()
-            line = (
-                f"hand {self.game_state.round_num}: get_action raised {last_line}; "
-                f"sent {fallback} instead"
-            )
-            if self.first_error is None:
-                self.first_error = line
-            self.on_error(line)
-            return fallback
-        if not isinstance(action, _ACTION_TYPES):
-            fallback = state.default_action()
-            warn(
-                f"get_action returned {action!r}, which is not an action; "
-                f"sending {fallback} instead.",
-            )
-            return fallback
-        return action
+        return self.call_get_action(self.game_state, state, self.seat, self.game_state.round_num)
 
     def _apply_action(self, action: Action) -> None:
         state = self.round_state

@@ -1,4 +1,5 @@
-"""Checks of a recorded real-dealer ACPC match against the kit's codec (``sdk.acpc``).
+"""Checks of a recorded real-dealer ACPC match against the kit's codec (``sdk.acpc``) and
+its bot client (``sdk.acpc_client``: :func:`check_client`).
 
 Shared by ``test_acpc_codec.py`` (the golden recordings in ``tests/acpc/``) and
 ``test_acpc_dealer.py`` (a live match).  A recording is what ``scripts/acpc_record.py``
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -28,11 +31,17 @@ from sdk.acpc import (
     parse_score,
     parse_version,
     position_of_slot,
+    seat_of_position,
     slot_of_position,
     strip_line_ending,
+    to_street_raise,
     version_supported,
 )
+from sdk.acpc_client import AcpcClient
+from sdk.actions import Action, CallAction, CheckAction, FoldAction, RaiseAction
+from sdk.bot import Bot
 from sdk.gamedef import GameDef, parse_gamedef
+from sdk.states import GameState, RoundState, TerminalState
 
 Lines = list[tuple[str, str]]
 
@@ -275,3 +284,105 @@ def check_all(golden: Golden) -> dict[int, Hand]:
     check_log(golden, hands)
     check_order_and_blinds(golden, hands)
     return hands
+
+
+# --- the bot client (sdk.acpc_client) on a recorded seat ---------------------------------
+
+
+class Scripted(Bot):
+    """Plays the wire actions it is given, in order, as kit actions; records the callbacks."""
+
+    def __init__(self, actions: list[AcpcAction]) -> None:
+        self.actions = deque(actions)
+        self.new_rounds: list[tuple[GameState, RoundState, int]] = []
+        self.rounds_over: list[tuple[GameState, TerminalState, int]] = []
+
+    def handle_new_round(self, game_state: GameState, round_state: RoundState, active: int) -> None:
+        self.new_rounds.append((game_state, round_state, active))
+
+    def handle_round_over(
+        self, game_state: GameState, terminal_state: TerminalState, active: int
+    ) -> None:
+        self.rounds_over.append((game_state, terminal_state, active))
+
+    def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
+        assert round_state.actor == active
+        wire = self.actions.popleft()
+        if wire.kind == "f":
+            return FoldAction()
+        if wire.kind == "c":
+            return CallAction() if round_state.continue_cost else CheckAction()
+        if wire.amount is None:
+            return RaiseAction(round_state.raise_bounds()[0])
+        before = round_state.contributions[active] - round_state.pips[active]
+        return RaiseAction(to_street_raise(wire.amount, before))
+
+
+def recorded_replies(lines: list[tuple[str, str]]) -> list[AcpcAction]:
+    """The recorded player's action in every reply it sent."""
+    return [parse_reply(line).action for arrow, line in lines[1:] if arrow == "->"]
+
+
+def play_seat(golden: Golden, slot: int) -> tuple[AcpcClient, Scripted, int]:
+    """Feed one recorded seat to a client; check every reply against the recording.
+
+    Returns the client, its bot and how many replies it sent."""
+    lines = golden.seats[slot]
+    bot = Scripted(recorded_replies(lines))
+    client = AcpcClient(bot, golden.game.to_rules(), golden.game)
+    replies = 0
+    for index, (arrow, line) in enumerate(lines[1:], start=1):
+        if arrow == "->":
+            continue
+        reply = client.handle(line)
+        following = lines[index + 1] if index + 1 < len(lines) else None
+        if following is not None and following[0] == "->":
+            assert reply == strip_line_ending(following[1]), (slot, line)
+            replies += 1
+        else:
+            assert reply is None, (slot, line, reply)
+    assert not bot.actions, "the client did not ask the bot for every recorded action"
+    return client, bot, replies
+
+
+def check_client(golden: Golden, slots: Sequence[int] | None = None) -> None:
+    """Every seat (or ``slots``) fed to an :class:`AcpcClient` whose bot replays the recorded
+    player: the client replies exactly as recorded, and its per-hand results are the
+    dealer's ``STATE`` values (exact; whole chips where the dealer's value is whole)."""
+    count = golden.game.num_players
+    logs = [
+        parse_log_state(line, golden.game)
+        for line in golden.log.split("\n")
+        if line.startswith("STATE")
+    ]
+    assert [log.hand_number for log in logs] == list(range(len(logs)))
+    for slot in range(count) if slots is None else slots:
+        client, bot, replies = play_seat(golden, slot)
+        assert replies > 0
+        assert len(client.deltas) == len(client.exact_deltas) == len(logs)
+        assert len(bot.new_rounds) == len(bot.rounds_over) == len(logs)
+        for log, whole, exact, (game, terminal, seat) in zip(
+            logs, client.deltas, client.exact_deltas, bot.rounds_over, strict=True
+        ):
+            position = position_of_slot(slot, log.hand_number, count)
+            assert seat == seat_of_position(position, count)
+            for other in range(count):
+                value = log.values[other]
+                kit_seat = seat_of_position(other, count)
+                # The dealer prints %.6f of its double, trailing zeros trimmed.
+                assert Decimal(f"{float(exact[kit_seat]):.6f}") == value, (log, exact)
+                if value == value.to_integral_value():
+                    assert whole[kit_seat] == value, (log, whole)
+                else:
+                    assert abs(whole[kit_seat] - exact[kit_seat]) < 1, (log, whole)
+            assert terminal.deltas == whole and sum(whole) == 0
+            assert sum(exact) == 0
+            assert game.round_num == log.hand_number + 1
+        # The bankroll is the bot's own running sum, already counting the hand just over.
+        bankrolls = [game.bankroll for game, _, _ in bot.rounds_over]
+        running = 0
+        for (_, terminal, seat), bankroll in zip(bot.rounds_over, bankrolls, strict=True):
+            running += terminal.deltas[seat]
+            assert bankroll == running
+        assert client.game_state.round_num == len(logs) + 1
+        assert client.errors == 0
