@@ -30,9 +30,11 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Literal
 
+from .actions import Action, CallAction, CheckAction, FoldAction, RaiseAction
 from .gamedef import GameDef
 from .protocol import ProtocolError
 from .rules import RANKS, SUITS
+from .states import RoundState
 
 __all__ = [
     "AcpcAction",
@@ -40,6 +42,9 @@ __all__ = [
     "AcpcEchoError",
     "AcpcProtocolError",
     "CALL",
+    "action_from_wire",
+    "action_to_wire",
+    "committed_before_street",
     "FOLD",
     "LogState",
     "MAX_LINE_BYTES",
@@ -647,6 +652,49 @@ def to_hand_total(raise_to: int, committed_before_street: int) -> int:
 
 
 # --- positions, seats and slots ---------------------------------------------------------------
+
+
+def action_from_wire(state: RoundState, action: AcpcAction) -> Action:
+    """The kit's action for wire ``action`` taken by the seat to act in ``state``.
+
+    ``c`` is a check or a call by what the seat faces; a limit ``r`` is the round's one
+    raise; a no-limit ``r<total>`` is converted from the hand's total to the street's
+    raise-to (:func:`to_street_raise`).  Raises :class:`AcpcProtocolError` for an action of
+    the other betting structure; whether the result is legal is the caller's question.
+    """
+    if action.kind == "f":
+        return FoldAction()
+    if action.kind == "c":
+        return CallAction() if state.continue_cost else CheckAction()
+    if state.rules.limit is not None:
+        if action.amount is not None:
+            raise AcpcProtocolError(
+                f"the no-limit raise {action.token!r} came, but these rules are limit."
+            )
+        return RaiseAction(state.raise_bounds()[0])
+    if action.amount is None:
+        raise AcpcProtocolError("a limit raise 'r' came, but these rules are no-limit.")
+    try:
+        return RaiseAction(to_street_raise(action.amount, committed_before_street(state)))
+    except ValueError as error:
+        raise AcpcProtocolError(str(error)) from None
+
+
+def action_to_wire(state: RoundState, action: Action) -> AcpcAction:
+    """The wire action for the kit's legal ``action`` of the seat to act in ``state``."""
+    if isinstance(action, FoldAction):
+        return FOLD
+    if isinstance(action, RaiseAction):
+        if state.rules.limit is not None:
+            return RAISE
+        return AcpcAction("r", to_hand_total(action.amount, committed_before_street(state)))
+    return CALL
+
+
+def committed_before_street(state: RoundState) -> int:
+    """What the seat to act put in on earlier streets (0 preflop: blinds are preflop pips)."""
+    actor = state.actor
+    return state.contributions[actor] - state.pips[actor]
 
 
 def _check_players(num_players: int) -> None:

@@ -26,22 +26,19 @@ import time
 from fractions import Fraction
 
 from .acpc import (
-    CALL,
-    FOLD,
-    RAISE,
     AcpcAction,
     AcpcProtocolError,
     MatchState,
+    action_from_wire,
+    action_to_wire,
     format_match_state,
     format_reply,
     is_comment,
     parse_match_state,
     seat_of_position,
     strip_line_ending,
-    to_hand_total,
-    to_street_raise,
 )
-from .actions import Action, CallAction, CheckAction, FoldAction, RaiseAction
+from .actions import Action
 from .bot import Bot
 from .client import BotCaller, warn
 from .evaluator import evaluate
@@ -238,31 +235,13 @@ class AcpcClient(BotCaller):
 
     def _from_wire(self, state: RoundState, action: AcpcAction, line: MatchState) -> Action:
         """The kit's action for a wire action taken by the seat to act in ``state``."""
-        played: Action
-        if action.kind == "f":
-            played = FoldAction()
-        elif action.kind == "c":
-            played = CallAction() if state.continue_cost else CheckAction()
-        elif self.rules.limit is not None:
-            if action.amount is not None:
-                raise AcpcProtocolError(
-                    f"the dealer sent the no-limit raise {action.token!r} in "
-                    f"{format_match_state(line)!r}, but these rules are limit; play with the "
-                    "dealer's game (--game FILE)."
-                )
-            played = RaiseAction(state.raise_bounds()[0])
-        else:
-            if action.amount is None:
-                raise AcpcProtocolError(
-                    f"the dealer sent a limit raise 'r' in {format_match_state(line)!r}, but "
-                    "these rules are no-limit; play with the dealer's game (--game FILE)."
-                )
-            try:
-                played = RaiseAction(to_street_raise(action.amount, _committed_before(state)))
-            except ValueError as error:
-                raise AcpcProtocolError(
-                    f"{format_match_state(line)!r}: {error}"
-                ) from None
+        try:
+            played = action_from_wire(state, action)
+        except AcpcProtocolError as error:
+            raise AcpcProtocolError(
+                f"{format_match_state(line)!r}: {error} Play with the dealer's game "
+                "(--game FILE)."
+            ) from None
         if not state.is_legal(played):
             raise AcpcProtocolError(
                 f"the dealer's action {action.token!r} in {format_match_state(line)!r} is "
@@ -273,19 +252,7 @@ class AcpcClient(BotCaller):
 
     def _to_wire(self, state: RoundState, action: Action) -> AcpcAction:
         """The wire action for a legal kit action of the seat to act."""
-        if isinstance(action, FoldAction):
-            return FOLD
-        if isinstance(action, RaiseAction):
-            if self.rules.limit is not None:
-                return RAISE
-            return AcpcAction("r", to_hand_total(action.amount, _committed_before(state)))
-        return CALL
-
-
-def _committed_before(state: RoundState) -> int:
-    """What the seat to act put in on earlier streets (0 preflop: blinds are preflop pips)."""
-    actor = state.actor
-    return state.contributions[actor] - state.pips[actor]
+        return action_to_wire(state, action)
 
 
 def _round_of(state: RoundState) -> int:
