@@ -31,6 +31,10 @@ class BotProgram:
     run: tuple[str, ...]
     append_host: bool  # True: run + [host, port] (startme.sh); False: run + [port]
     source: str  # "commands.json" or "startme.sh"
+    protocol: str = "auto"
+    """The wire the bot speaks: ``"mit"`` or ``"acpc"`` (commands.json's ``"protocol"`` key;
+    default ``"mit"``); ``"auto"`` for a bot with only a startme.sh, which speaks the ACPC
+    wire in an ACPC game and the MIT wire otherwise."""
 
     @classmethod
     def from_directory(cls, directory: Path) -> BotProgram:
@@ -47,8 +51,9 @@ class BotProgram:
             )
         path = path.resolve()
         if (path / "commands.json").exists():
-            build, run = _parse_commands(path / "commands.json")
-            return cls(path, build, run, append_host=False, source="commands.json")
+            build, run, protocol = _parse_commands(path / "commands.json")
+            return cls(path, build, run, append_host=False, source="commands.json",
+                       protocol=protocol)  # fmt: skip
         startme = path / "startme.sh"
         if startme.exists():
             if not os.access(startme, os.X_OK):
@@ -63,8 +68,8 @@ class BotProgram:
         )
 
 
-def _parse_commands(file: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Validate commands.json and return its build and run argv."""
+def _parse_commands(file: Path) -> tuple[tuple[str, ...], tuple[str, ...], str]:
+    """Validate commands.json and return its build and run argv, and its wire protocol."""
     hint = f"it should look like {_EXAMPLE}"
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
@@ -101,7 +106,13 @@ def _parse_commands(file: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
             f'In {file}, "run" is empty; it must name the program to start, '
             'e.g. ["python3", "player.py"].'
         )
-    return argvs[0], argvs[1]
+    protocol = data.get("protocol", "mit")
+    if protocol not in ("mit", "acpc"):
+        raise BotDirectoryError(
+            f'In {file}, "protocol" is {json.dumps(protocol)}; use "mit" (the MIT Pokerbots '
+            'wire, the default) or "acpc" (the ACPC MATCHSTATE wire).'
+        )
+    return argvs[0], argvs[1], protocol
 
 
 def _json_type(value: object) -> str:

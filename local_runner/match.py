@@ -404,6 +404,8 @@ class Match:
                         StreetEvent(street, board, last.contributions, last.stacks)
                     )
                 last = last.with_board(deal.board)
+                for clauses in pending:  # every seat sees the whole board
+                    clauses.append(Board(deal.board))
             if heads_up:
                 terminal = last.settle(showdown_winner(last.hands, last.board))
             else:

@@ -27,6 +27,7 @@ from typing import Any
 from sdk.protocol import Clause
 from sdk.rules import ENVIRONMENT_VARIABLE, Rules
 
+from .acpc_seat import AcpcSocketSeat
 from .bot_program import BotDirectoryError, BotProgram
 from .builtin_bots import BUILTIN_BOTS, make_builtin
 from .config import ScrimmageConfig
@@ -147,8 +148,9 @@ def run_scrimmage(
         )
     if seats > 2 and (wired := [spec.name for spec in specs if spec.program is not None]):
         raise UsageError(
-            f"{', '.join(wired)} would play over the MIT wire protocol, which seats two players; "
-            f"a {seats}-seat game plays built-in bots (builtin:NAME) in this version."
+            f"{', '.join(wired)} would play over the MIT wire protocol, which seats two players "
+            f"(the kit hosts ACPC-wire bots heads-up only, in this version); a {seats}-seat game "
+            "plays built-in bots (builtin:NAME)."
         )
     if sandbox and (problem := sandbox_problem()) is not None:
         raise UsageError(problem)
@@ -265,8 +267,9 @@ class _Table:
                 self.seats[slot] = InProcessSeat(name, bot, rules)
             elif (ready := built[slot]) is not None:
                 seat = _connect(
-                    ready, name, runner.connect_timeout, self.early_faults, slot, runner.spin_wait
-                )
+                    ready, name, runner.connect_timeout, self.early_faults, slot, runner.spin_wait,
+                    rules if speaks_acpc(ready.program, rules) else None,
+                )  # fmt: skip
                 if isinstance(seat, SocketSeat):
                     cleanup.callback(seat.close)
                 self.seats[slot] = seat
@@ -357,8 +360,11 @@ def _connect(
     early_faults: list[tuple[int, FaultKind, str]],
     slot: int,
     spin_wait: float = 0.0,
+    acpc: Rules | None = None,
 ) -> Seat:
     """Start ``process`` and wait for it to connect; an absent seat if it does not.
+
+    With ``acpc`` (the match's rules) the seat speaks the ACPC wire to the bot.
 
     A sandboxed bot connects to its relay on ``127.0.0.1:PORT`` inside the sandbox; the relay
     connects to the runner's Unix socket, which is what is accepted here, and passes the bot's
@@ -390,6 +396,17 @@ def _connect(
     def exit_status() -> str | None:
         return process.exit_description() if process.poll() is not None else None
 
+    if acpc is not None:
+        return AcpcSocketSeat(name, connection, acpc, exit_status,
+                              before_quit=process.remember_processes, spin_wait=spin_wait)
     return SocketSeat(
         name, connection, exit_status, before_quit=process.remember_processes, spin_wait=spin_wait
     )
+
+
+def speaks_acpc(program: BotProgram, rules: Rules) -> bool:
+    """Whether the bot speaks the ACPC wire: its commands.json says so, or it has only a
+    startme.sh and the game is an ACPC one (as the ACPC server starts every bot)."""
+    if program.protocol != "auto":
+        return program.protocol == "acpc"
+    return rules.on_illegal == "call" and not rules.all_in_checks  # the ACPC games' ways

@@ -235,6 +235,12 @@ class BotClient(BotCaller):
         self.round_state = self._require_round(clause)._replace(bounties=bounties)
 
     def _on_board(self, clause: Board) -> None:
+        state = self.round_state
+        if isinstance(state, TerminalState):
+            # The board ran out after the betting ended (ACPC games: nobody could bet).
+            last = state.previous_state.with_board(clause.cards)
+            self.round_state = state._replace(previous_state=last)
+            return
         self.round_state = self._require_round(clause).with_board(clause.cards)
 
     def _on_updated_hand(self, clause: UpdatedHand) -> None:
