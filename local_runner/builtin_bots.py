@@ -23,7 +23,7 @@ from sdk.actions import (
 from sdk.bot import Bot
 from sdk.states import GameState, RoundState
 
-__all__ = ["BUILTIN_BOTS", "CheckCallBot", "RaiseBot", "RandomBot", "make_builtin"]
+__all__ = ["BUILTIN_BOTS", "CheckCallBot", "ChumpBot", "RaiseBot", "RandomBot", "make_builtin"]
 
 
 class CheckCallBot(Bot):
@@ -86,6 +86,35 @@ class RaiseBot(Bot):
         return CheckAction() if CheckAction in legal else CallAction()
 
 
+class ChumpBot(Bot):
+    """The ACPC server's example player, the "chump" its submission check plays against.
+
+    Facing a bet it folds with weight 6, calls with 47 and raises with 47 (weights over
+    the legal actions only: no fold when a check is free); a no-limit raise is to a
+    uniformly random legal amount.  Bids 0 in an auction.
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
+        """A weighted random action, as the ACPC example player chooses."""
+        legal = round_state.legal_actions()
+        if BidAction in legal:
+            return BidAction(0)
+        passive: Action = CallAction() if CallAction in legal else CheckAction()
+        choices: list[tuple[float, Action | None]] = [(0.47, passive)]
+        if FoldAction in legal and round_state.continue_cost > 0:
+            choices.append((0.06, FoldAction()))
+        if RaiseAction in legal:
+            choices.append((0.47, None))  # the amount is drawn below
+        chosen = self.rng.choices([c for _, c in choices], [w for w, _ in choices])[0]
+        if chosen is None:
+            low, high = round_state.raise_bounds()
+            return RaiseAction(self.rng.randint(low, high))
+        return chosen
+
+
 def _equity(seed: int) -> Bot:
     from .bots.equity import EquityBot  # eval7 and the tables load only when asked for
 
@@ -101,6 +130,7 @@ def _range(seed: int) -> Bot:
 BUILTIN_BOTS: dict[str, Callable[[int], Bot]] = {
     "checkcall": lambda seed: CheckCallBot(),
     "random": lambda seed: RandomBot(seed),
+    "chump": lambda seed: ChumpBot(seed),
     "raise": lambda seed: RaiseBot(),
     "equity": _equity,
     "range": _range,

@@ -110,3 +110,18 @@ def test_a_bot_directory_at_a_three_seat_table_is_refused(tmp_path: Path) -> Non
     )  # fmt: skip
     assert run.returncode == 2
     assert "MIT wire protocol, which seats two players" in run.stderr
+
+
+def test_the_chump_plays_every_acpc_game_and_folds_about_six_percent_facing_a_bet() -> None:
+    for variant in ("acpc-2pl", "acpc-2pn", "acpc-3pl"):
+        result = play(make_builtin("chump", 1), "chump", rounds=300, variant=variant)
+        assert all(p.fault_counts == {} for p in result.players)
+    bot = make_builtin("chump", 2)
+    facing = Rules.for_variant("acpc-2pl")
+    from sdk.actions import FoldAction
+    from sdk.states import GameState, RoundState
+
+    state = RoundState.new_hand(facing)  # the button faces the big blind
+    folds = sum(isinstance(bot.get_action(GameState(0, 1.0, 1), state, 0), FoldAction)
+                for _ in range(5000))  # fmt: skip
+    assert 200 < folds < 420  # 6% of 5000 is 300
