@@ -265,8 +265,9 @@ class _Table:
                 self.seats[slot] = InProcessSeat(name, bot, rules)
             elif (ready := built[slot]) is not None:
                 seat = _connect(
-                    ready, name, runner.connect_timeout, self.early_faults, slot, runner.spin_wait
-                )
+                    ready, name, runner.connect_timeout, self.early_faults, slot,
+                    runner.spin_wait, rules,
+                )  # fmt: skip
                 if isinstance(seat, SocketSeat):
                     cleanup.callback(seat.close)
                 self.seats[slot] = seat
@@ -357,6 +358,7 @@ def _connect(
     early_faults: list[tuple[int, FaultKind, str]],
     slot: int,
     spin_wait: float = 0.0,
+    rules: Rules | None = None,
 ) -> Seat:
     """Start ``process`` and wait for it to connect; an absent seat if it does not.
 
@@ -391,5 +393,6 @@ def _connect(
         return process.exit_description() if process.poll() is not None else None
 
     return SocketSeat(
-        name, connection, exit_status, before_quit=process.remember_processes, spin_wait=spin_wait
-    )
+        name, connection, exit_status, before_quit=process.remember_processes,
+        spin_wait=spin_wait, rules=rules,
+    )  # fmt: skip
