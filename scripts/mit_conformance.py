@@ -1,8 +1,8 @@
 """Play the real MIT skeletons in the kit, and a kit bot on the real MIT engines.
 
 The MIT engines and skeletons are public (``mitpokerbots/engine``, ``engine-2022``,
-``engine-2024``, ``engine-2025``, ``engine-2026``) but not part of this repository; point this script at a
-checkout (or a bare git copy) of each::
+``engine-2024``, ``engine-2025``, ``engine-2026``) but not part of this repository; point this
+script at a checkout (or a bare git copy) of each::
 
     python scripts/mit_conformance.py --engine base=../engine --engine 2025=../engine-2025 \\
         [--hands 1000] [--loaded] [--record tests/conformance]

@@ -9,8 +9,8 @@ betting on four board cards, a turn and a river: six board cards, best five of e
 from __future__ import annotations
 
 import pytest
-
 from golden.transcripts import play
+
 from local_runner.dealer import deal_hand, showdown_winner
 from local_runner.faults import FaultKind
 from local_runner.logs import format_hand
@@ -120,7 +120,7 @@ def test_the_best_five_of_eight_can_use_both_discards() -> None:
     state = walk(RoundState.new_hand(TOSS, hands), C, K, ("Ts", "3h"), DiscardAction(0), K,
                  DiscardAction(2), K)  # fmt: skip
     assert state.board == ("Ts", "3h", "Qs", "Js")
-    assert showdown_winner(state.hands, state.board + ("7h", "2h")) == 0
+    assert showdown_winner(state.hands, (*state.board, "7h", "2h")) == 0
     # Without a discard the five board cards (and three hole cards) would be another game.
     assert state.hands == (("As", "Ks"), ("2c", "2d"))
 

@@ -10,9 +10,9 @@ startme.sh); everything it needs is in this folder: the SDK is vendored in ``sdk
 
 from __future__ import annotations
 
-import eval7  # type: ignore[import-untyped, unused-ignore]
-
 from itertools import combinations
+
+import eval7  # type: ignore[import-untyped, unused-ignore]
 
 from sdk.actions import (
     Action,
