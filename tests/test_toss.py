@@ -243,3 +243,30 @@ def test_the_gamelog_uses_the_2026_wording() -> None:
               and line.split(" [")[0] in {"Flop", "Discard 1", "Discard 2", "Turn", "River"}]
     assert labels == ["Flop", "Discard 1", "Discard 2", "Turn", "River"]
     assert sum(line.startswith("Current stacks: ") for line in lines) == 5
+
+
+@pytest.mark.parametrize("name", ["equity", "range"])
+@pytest.mark.parametrize(
+    "hand, board, expected",
+    [
+        (("As", "Ad", "2c"), ("Kh", "7d"), 2),  # keep the aces
+        (("2d", "Ts", "9s"), ("8s", "7s", "Kh"), 0),  # keep the suited connectors
+        (("Qh", "7c", "Jh"), ("Th", "9h"), 1),  # keep the straight-flush draw
+    ],
+)
+def test_the_reference_bots_keep_the_two_cards_with_the_best_equity(
+    name: str, hand: tuple[str, ...], board: tuple[str, ...], expected: int
+) -> None:
+    from local_runner.builtin_bots import make_builtin
+
+    street = len(board)
+    seat = 1 if street == 2 else 0
+    state = RoundState.new_hand(TOSS, [hand, ()] if seat == 0 else [(), hand])
+    state = walk(state, C, K, board[:2])
+    if street == 3:
+        state = walk(state, DiscardAction(0)).with_board(board)
+        state = walk(state, K)
+    assert state.actor == seat and state.legal_actions() == {DiscardAction}
+    bot = make_builtin(name, 3)
+    bot.handle_new_round(GameState(0, 60.0, 1), state, seat)
+    assert bot.get_action(GameState(0, 60.0, 1), state, seat) == DiscardAction(expected)
