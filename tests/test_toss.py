@@ -8,6 +8,8 @@ betting on four board cards, a turn and a river: six board cards, best five of e
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from golden.transcripts import play
 
@@ -270,3 +272,20 @@ def test_the_reference_bots_keep_the_two_cards_with_the_best_equity(
     bot = make_builtin(name, 3)
     bot.handle_new_round(GameState(0, 60.0, 1), state, seat)
     assert bot.get_action(GameState(0, 60.0, 1), state, seat) == DiscardAction(expected)
+
+
+def test_a_toss_run_replays_with_its_discards_and_street_names(tmp_path: Path) -> None:
+    from local_runner.config import ScrimmageConfig
+    from local_runner.scrimmage import BotSpec, run_scrimmage
+    from local_runner.view.replay import hand_lines
+    from local_runner.view.report import match_data
+    from local_runner.view.runlog import open_run
+
+    config = ScrimmageConfig(rules=TOSS.replace(num_rounds=40), seed=4)
+    out = tmp_path / "run"
+    run_scrimmage([BotSpec.parse("builtin:checkcall"), BotSpec.parse("builtin:raise")],
+                  config, out)  # fmt: skip
+    run = open_run(out)
+    text = "\n".join(line for hand in run.hands() for line in hand_lines(run, hand))
+    assert "discards " in text and "-- discard 1: -" in text and "-- river: " in text
+    assert match_data(run)  # the report's data builds from a toss run

@@ -31,7 +31,7 @@ from sdk.rules import Rules
 from sdk.states import GameState, RoundState, TerminalState
 
 from ..seats import InProcessSeat, Reply
-from .timeline import STREET_NAMES, describe_action
+from .timeline import describe_action, street_name
 
 __all__ = ["HumanBot", "HumanSeat", "human_seat_factory", "parse_answer"]
 
@@ -143,7 +143,8 @@ class HumanBot(Bot):
             self.write(f"  auction: you bid {bids[active]}, {self.opponent} bid "
                        f"{bids[1 - active]}; " + (f"you won {cards[2]}" if won else
                                                   f"{self.opponent} won a third card"))
-        self.write(f"  {STREET_NAMES[state.street]} · board {' '.join(state.board) or '-'} · "
+        name = street_name(state.street, state.rules)
+        self.write(f"  {name} · board {' '.join(state.board) or '-'} · "
                    f"pot {state.pot} · you {' '.join(cards)}, stack {state.stacks[active]}, in "
                    f"{state.pips[active]} · {self.opponent} stack {state.stacks[1 - active]}, in "
                    f"{state.pips[1 - active]}")  # fmt: skip
