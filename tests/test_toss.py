@@ -289,3 +289,8 @@ def test_a_toss_run_replays_with_its_discards_and_street_names(tmp_path: Path) -
     text = "\n".join(line for hand in run.hands() for line in hand_lines(run, hand))
     assert "discards " in text and "-- discard 1: -" in text and "-- river: " in text
     assert match_data(run)  # the report's data builds from a toss run
+    from local_runner.view.phh import write_phhs
+    from local_runner.view.runlog import RunError
+
+    with pytest.raises(RunError, match="PHH has no form for three hole cards"):
+        write_phhs(run, tmp_path / "hands.phhs")
