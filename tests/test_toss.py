@@ -294,3 +294,13 @@ def test_a_toss_run_replays_with_its_discards_and_street_names(tmp_path: Path) -
 
     with pytest.raises(RunError, match="PHH has no form for three hole cards"):
         write_phhs(run, tmp_path / "hands.phhs")
+
+
+def test_a_person_discards_by_typing_d_and_the_cards_position() -> None:
+    from local_runner.view.human import parse_answer
+
+    state = walk(RoundState.new_hand(TOSS, [(), ("8s", "Qd", "8c")]), C, K, ("2d", "Ts"))
+    assert parse_answer("d 1", state) == DiscardAction(1)
+    assert parse_answer("discard 0", state) == DiscardAction(0)
+    assert "0 (8s), 1 (Qd), 2 (8c)" in str(parse_answer("d 3", state))
+    assert "discard a card (d N)" in str(parse_answer("k", state))
