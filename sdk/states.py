@@ -353,7 +353,8 @@ class RoundState(NamedTuple):
         """
         if self.is_legal(action):
             return action
-        if self.rules.on_illegal != "call":
+        if self.rules.on_illegal != "call" or self.is_discard_street:
+            # A discard street has no "closest" move: a missed discard folds, an ack checks.
             return self.default_action()
         legal = self.legal_actions()
         amount = getattr(action, "amount", None)

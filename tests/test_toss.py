@@ -304,3 +304,13 @@ def test_a_person_discards_by_typing_d_and_the_cards_position() -> None:
     assert parse_answer("discard 0", state) == DiscardAction(0)
     assert "0 (8s), 1 (Qd), 2 (8c)" in str(parse_answer("d 3", state))
     assert "discard a card (d N)" in str(parse_answer("k", state))
+
+
+def test_repair_on_a_discard_street_is_the_2026_default_whatever_on_illegal_says() -> None:
+    for rules in (TOSS, TOSS.replace(variant="custom", on_illegal="call")):
+        state = walk(RoundState.new_hand(rules, [("2c", "3c", "4c"), ("5c", "6c", "7c")]), C, K)
+        assert state.repair(DiscardAction(7)) == FoldAction()
+        assert state.repair(CallAction()) == FoldAction()
+        assert state.repair(DiscardAction(1)) == DiscardAction(1)
+        ack = walk(state, DiscardAction(1))
+        assert ack.repair(FoldAction()) == CheckAction()
