@@ -43,7 +43,10 @@ Match(seats, rules, seed=1).play()
 print(json.dumps(hands / (time.perf_counter() - start)))
 """
 
-CASES = (("nlhe", "random"), ("nlhe", "checkcall"), ("acpc-3pl", "random"))
+CASES = (
+    ("nlhe", "random"), ("nlhe", "checkcall"), ("toss", "random"), ("toss", "checkcall"),
+    ("acpc-3pl", "random"),
+)
 
 
 def run_once(tree: Path, variant: str, bot: str, hands: int) -> float | None:

@@ -1,7 +1,7 @@
 """Reference opponents, played in-process: ``builtin:NAME`` on the command line.
 
 Each is a plain :class:`sdk.Bot`; they are fast, deterministic given their seed,
-and handle every variant (bids included).  ``equity`` and ``range``, the upper
+and handle every variant (bids and discards included).  ``equity`` and ``range``, the upper
 rungs of the reference ladder, live in :mod:`local_runner.bots`.
 """
 
@@ -17,23 +17,35 @@ from sdk.actions import (
     BidAction,
     CallAction,
     CheckAction,
+    DiscardAction,
     FoldAction,
     RaiseAction,
 )
 from sdk.bot import Bot
+from sdk.rules import RANKS
 from sdk.states import GameState, RoundState
 
 __all__ = ["BUILTIN_BOTS", "CheckCallBot", "ChumpBot", "RaiseBot", "RandomBot", "make_builtin"]
 
 
+def _lowest_card(round_state: RoundState) -> DiscardAction:
+    """Discard the lowest-ranked hole card (Toss Hold'em); the first of equal ranks."""
+    hand = round_state.hands[round_state.actor]
+    ranks = [RANKS.index(card[0]) for card in hand]
+    return DiscardAction(ranks.index(min(ranks)))
+
+
 class CheckCallBot(Bot):
-    """Checks when it can, calls otherwise, bids nothing: the calling station."""
+    """Checks when it can, calls otherwise, bids nothing, discards its first card: the
+    calling station."""
 
     def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
-        """Check, else call; bid 0 in an auction."""
+        """Check, else call; bid 0 in an auction; discard the first hole card."""
         legal = round_state.legal_actions()
         if BidAction in legal:
             return BidAction(0)
+        if DiscardAction in legal:
+            return DiscardAction(0)
         return CheckAction() if CheckAction in legal else CallAction()
 
 
@@ -62,6 +74,8 @@ class RandomBot(Bot):
         if BidAction in legal:
             low, high = round_state.bid_bounds()
             return BidAction(rng.randint(low, high))
+        if DiscardAction in legal:
+            return DiscardAction(rng.choice(round_state.discard_indices()))
         if FoldAction in legal and round_state.continue_cost == 0:
             legal = legal - _FOLD  # a free check: never fold (Bounty Hold'em would allow it)
         kind = rng.choice(_in_name_order(legal))
@@ -74,13 +88,16 @@ class RandomBot(Bot):
 
 
 class RaiseBot(Bot):
-    """Raises the minimum whenever it may, otherwise calls or checks; bids a tenth of its stack."""
+    """Raises the minimum whenever it may, otherwise calls or checks; bids a tenth of its
+    stack; discards its lowest card."""
 
     def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
         """A min-raise when legal, else check or call."""
         legal = round_state.legal_actions()
         if BidAction in legal:
             return BidAction(round_state.bid_bounds()[1] // 10)
+        if DiscardAction in legal:
+            return _lowest_card(round_state)
         if RaiseAction in legal:
             return RaiseAction(round_state.raise_bounds()[0])
         return CheckAction() if CheckAction in legal else CallAction()

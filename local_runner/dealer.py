@@ -18,6 +18,7 @@ from functools import lru_cache
 import eval7
 
 from sdk.rules import RANKS, SUITS, Rules
+from sdk.states import TOSS_HOLE_CARDS
 
 __all__ = ["Deal", "bounty_ranks", "deal_hand", "showdown_ranks", "showdown_winner"]
 
@@ -36,7 +37,8 @@ class Deal:
     holes: tuple[Cards, ...]
     """Hole cards per seat."""
     board: Cards
-    """The five board cards, in dealing order."""
+    """The board cards, in dealing order: five (Toss Hold'em: four, as the discards make
+    up the rest)."""
     swaps: tuple[tuple[SwapPlan, SwapPlan], ...] = ()
     """Swap Hold'em: for the flop and the turn, per seat, the replacement of each hole card."""
     auction_cards: Cards = ()
@@ -63,15 +65,18 @@ def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
     x = _entropy(seed, hand)
     swap = rules.swap
     seats = rules.seats
-    needed = 2 * seats + 5 + (8 if swap is not None else 0) + (2 if rules.auction else 0)
+    # Toss Hold'em: three hole cards each, and four dealt board cards (two more are discards).
+    hole_count, dealt = (TOSS_HOLE_CARDS, 4) if rules.discard else (2, 5)
+    holes_end = hole_count * seats
+    needed = holes_end + dealt + (8 if swap is not None else 0) + (2 if rules.auction else 0)
     deck = list(DECK)
     for i in range(needed):  # a partial Fisher-Yates shuffle
         x, offset = divmod(x, 52 - i)
         j = i + offset
         deck[i], deck[j] = deck[j], deck[i]
-    holes = tuple((deck[2 * seat], deck[2 * seat + 1]) for seat in range(seats))
-    next_card = 2 * seats + 5
-    board = tuple(deck[2 * seats : next_card])
+    holes = tuple(tuple(deck[hole_count * seat : hole_count * (seat + 1)]) for seat in range(seats))
+    next_card = holes_end + dealt
+    board = tuple(deck[holes_end:next_card])
     swaps: tuple[tuple[SwapPlan, SwapPlan], ...] = ()
     auction_cards: Cards = ()
     if swap is not None:
@@ -113,7 +118,8 @@ def showdown_ranks(
 
 
 def showdown_winner(hands: tuple[Cards, ...], board: Cards) -> int | None:
-    """The seat with the better best-five hand (board plus 2 or 3 hole cards), or None for a tie."""
+    """The seat with the better best-five hand (board plus hole cards: up to eight cards in
+    all, as in Toss Hold'em), or None for a tie."""
     table = _EVAL_CARDS
     common = [table[card] for card in board]
     score0 = eval7.evaluate(common + [table[card] for card in hands[0]])

@@ -27,7 +27,15 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO
 
-from sdk.actions import Action, BidAction, CallAction, CheckAction, FoldAction, RaiseAction
+from sdk.actions import (
+    Action,
+    BidAction,
+    CallAction,
+    CheckAction,
+    DiscardAction,
+    FoldAction,
+    RaiseAction,
+)
 from sdk.protocol import encode_action
 from sdk.rules import Rules
 from sdk.states import RoundState
@@ -52,6 +60,8 @@ SUMMARY_FILE = "summary.json"
 
 _BUFFER_BYTES = 1 << 16
 _STREET_NAMES = {3: "Flop", 4: "Turn", 5: "River"}
+#: The MIT 2026 engine's labels (Toss Hold'em): a street is named by the street before it.
+_TOSS_STREET_NAMES = {2: "Flop", 3: "Discard 1", 4: "Discard 2", 5: "Turn", 6: "River"}
 _PLAIN_ACTIONS: dict[type, str] = {FoldAction: "folds", CallAction: "calls", CheckAction: "checks"}
 _JSON = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 
@@ -94,13 +104,17 @@ def _action_line(name: str, action: Action, state: RoundState) -> str:
         return name + verb + str(action.amount)
     if isinstance(action, BidAction):
         return f"{name} bids {action.amount}"
+    if isinstance(action, DiscardAction):
+        hand = state.hands[state.actor]
+        return f"{name} discards {hand[action.index]}"
     return f"{name} {_PLAIN_ACTIONS[type(action)]}"
 
 
 def _street_line(names: tuple[str, ...], street: int, board: tuple[str, ...],
-                 contributions: tuple[int, ...]) -> str:
+                 contributions: tuple[int, ...], toss: bool = False) -> str:
     chips = ", ".join(f"{name} ({put})" for name, put in zip(names, contributions, strict=True))
-    return f"{_STREET_NAMES[street]} [{' '.join(board)}], {chips}"
+    label = (_TOSS_STREET_NAMES if toss else _STREET_NAMES)[street]
+    return f"{label} [{' '.join(board)}], {chips}"
 
 
 def format_hand(record: HandRecord, rules: Rules) -> list[str]:
@@ -145,8 +159,8 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
             folded[event.seat] = folded[event.seat] or isinstance(event.action, FoldAction)
         elif isinstance(event, StreetEvent):
             board = event.board
-            append(_street_line(names, event.street, board, event.contributions))
-            if bounty is not None:
+            append(_street_line(names, event.street, board, event.contributions, rules.discard))
+            if bounty is not None or rules.discard:
                 append(f"Current stacks: {event.stacks[0]}, {event.stacks[1]}")
             hands_due = show_hands and event.street in (3, 4)
         elif isinstance(event, SwapEvent):

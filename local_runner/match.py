@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from sdk.actions import HIDDEN_BID, Action, BidAction, CheckAction
+from sdk.actions import HIDDEN_BID, Action, BidAction, CheckAction, DiscardAction
 from sdk.protocol import (
     AuctionResult,
     Board,
@@ -38,6 +38,7 @@ from sdk.protocol import (
     HoleCards,
     OpponentHand,
     Position,
+    RoundStart,
     UpdatedHand,
 )
 from sdk.rules import Rules
@@ -216,6 +217,9 @@ class Match:
         if rules.bounty is not None:
             for seat, clauses in enumerate(pending):
                 clauses.append(BountyRank(bounties[seat] or ""))
+        elif rules.discard:  # the MIT 2026 engine's empty G
+            for clauses in pending:
+                clauses.append(RoundStart())
         state: RoundState | TerminalState = RoundState.new_hand(rules, deal.holes, bounties)
         events = record.events
         while isinstance(state, RoundState):
@@ -342,7 +346,7 @@ class Match:
         pending: tuple[list[Clause], ...],
         record: HandRecord,
     ) -> RoundState:
-        board = deal.board[: state.street]
+        board = state.board_with_deal(deal.board)
         state = state.with_board(board)
         clause = Board(board)
         for clauses in pending:
@@ -483,6 +487,8 @@ def _bounty_hits_clause(terminal: TerminalState, seat: int) -> BountyHits:
 
 
 def _describe(action: Action) -> str:
+    if isinstance(action, DiscardAction):
+        return f"Discard of index {action.index}"
     name = type(action).__name__.removesuffix("Action")
     amount = getattr(action, "amount", None)
     if amount is None:

@@ -267,8 +267,8 @@ class _Table:
                 self.seats[slot] = InProcessSeat(name, bot, rules)
             elif (ready := built[slot]) is not None:
                 seat = _connect(
-                    ready, name, runner.connect_timeout, self.early_faults, slot, runner.spin_wait,
-                    rules if speaks_acpc(ready.program, rules) else None,
+                    ready, name, runner.connect_timeout, self.early_faults, slot,
+                    runner.spin_wait, rules, speaks_acpc(ready.program, rules),
                 )  # fmt: skip
                 if isinstance(seat, SocketSeat):
                     cleanup.callback(seat.close)
@@ -360,11 +360,13 @@ def _connect(
     early_faults: list[tuple[int, FaultKind, str]],
     slot: int,
     spin_wait: float = 0.0,
-    acpc: Rules | None = None,
+    rules: Rules | None = None,
+    acpc: bool = False,
 ) -> Seat:
     """Start ``process`` and wait for it to connect; an absent seat if it does not.
 
-    With ``acpc`` (the match's rules) the seat speaks the ACPC wire to the bot.
+    ``rules`` are the match's (the MIT codec of Toss Hold'em needs them); with ``acpc`` the
+    seat speaks the ACPC wire to the bot.
 
     A sandboxed bot connects to its relay on ``127.0.0.1:PORT`` inside the sandbox; the relay
     connects to the runner's Unix socket, which is what is accepted here, and passes the bot's
@@ -396,12 +398,13 @@ def _connect(
     def exit_status() -> str | None:
         return process.exit_description() if process.poll() is not None else None
 
-    if acpc is not None:
-        return AcpcSocketSeat(name, connection, acpc, exit_status,
+    if acpc and rules is not None:
+        return AcpcSocketSeat(name, connection, rules, exit_status,
                               before_quit=process.remember_processes, spin_wait=spin_wait)
     return SocketSeat(
-        name, connection, exit_status, before_quit=process.remember_processes, spin_wait=spin_wait
-    )
+        name, connection, exit_status, before_quit=process.remember_processes,
+        spin_wait=spin_wait, rules=rules,
+    )  # fmt: skip
 
 
 def speaks_acpc(program: BotProgram, rules: Rules) -> bool:

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sdk.protocol import MAX_LINE_BYTES, Clause, ProtocolError, Quit, decode_action, encode_message
+from sdk.rules import Rules
 
 from .faults import FaultKind
 from .seats import Reply, Seat
@@ -58,14 +59,17 @@ class SocketSeat(Seat):
         exit_status: Callable[[], str | None] = lambda: None,
         before_quit: Callable[[], None] | None = None,
         spin_wait: float = 0.0,
+        rules: Rules | None = None,
     ) -> None:
         """Take over the connected ``sock``.
 
         ``exit_status`` describes the bot's process once it has ended (None while it runs);
         ``before_quit`` is called just before ``Q`` is sent (the runner notes the bot's
         processes while they are all still there).  ``spin_wait`` is how long to poll for a
-        reply before sleeping in ``select`` (see :meth:`_wait`).
+        reply before sleeping in ``select`` (see :meth:`_wait`).  ``rules`` are the match's:
+        some letters of the wire depend on the game (Toss Hold'em's ``D`` and ``A``).
         """
+        self.rules = rules
         self.spin_wait = spin_wait
         self.name = name
         self.before_quit = before_quit
@@ -122,7 +126,7 @@ class SocketSeat(Seat):
         """Write one message line; a broken connection is noticed by :meth:`receive`."""
         self._requests.append(_Request(hand, ack, time.perf_counter()))
         if not self._broken:
-            self._write((encode_message(clauses) + "\n").encode("ascii"))
+            self._write((encode_message(clauses, self.rules) + "\n").encode("ascii"))
 
     def receive(self, budget: float) -> Reply:
         """The reply to the oldest outstanding message, or a fault after ``budget`` seconds.
@@ -203,7 +207,7 @@ class SocketSeat(Seat):
             )
         text = line.decode("ascii", "replace").rstrip("\r\n")
         try:
-            action = decode_action(text)
+            action = decode_action(text, self.rules)
         except ProtocolError as error:
             return Reply(
                 request.hand,

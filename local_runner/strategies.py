@@ -37,6 +37,7 @@ _SUPPORT = (
     "preflop.py",
     "ranges.py",
     "strength.py",
+    "toss.py",
     "variants.py",
 )
 

@@ -1,8 +1,8 @@
 """Play the real MIT skeletons in the kit, and a kit bot on the real MIT engines.
 
 The MIT engines and skeletons are public (``mitpokerbots/engine``, ``engine-2022``,
-``engine-2024``, ``engine-2025``) but not part of this repository; point this script at a
-checkout (or a bare git copy) of each::
+``engine-2024``, ``engine-2025``, ``engine-2026``) but not part of this repository; point this
+script at a checkout (or a bare git copy) of each::
 
     python scripts/mit_conformance.py --engine base=../engine --engine 2025=../engine-2025 \\
         [--hands 1000] [--loaded] [--record tests/conformance]
@@ -50,7 +50,7 @@ from local_runner.scrimmage import BotSpec, run_scrimmage  # noqa: E402
 from sdk.rules import Rules  # noqa: E402
 
 #: The variant each MIT year plays.
-YEARS = {"base": "nlhe", "2022": "swap", "2024": "auction", "2025": "bounty"}
+YEARS = {"base": "nlhe", "2022": "swap", "2024": "auction", "2025": "bounty", "2026": "toss"}
 RELAY = ROOT / "scripts" / "wire_relay.py"
 RECORDED_HANDS = 30
 

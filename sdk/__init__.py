@@ -28,6 +28,7 @@ from .actions import (
     BidAction,
     CallAction,
     CheckAction,
+    DiscardAction,
     FoldAction,
     RaiseAction,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "BountyRules",
     "CallAction",
     "CheckAction",
+    "DiscardAction",
     "FoldAction",
     "GameState",
     "ProtocolError",

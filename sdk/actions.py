@@ -22,6 +22,7 @@ __all__ = [
     "BidAction",
     "CallAction",
     "CheckAction",
+    "DiscardAction",
     "FoldAction",
     "HIDDEN_BID",
     "HIDDEN_RANK",
@@ -71,10 +72,28 @@ class BidAction:
     amount: int
 
 
+@dataclass(frozen=True, slots=True)
+class DiscardAction:
+    """Discard the hole card at position ``index`` (0, 1 or 2) of your current hand face up
+    onto the board (Toss Hold'em).  ``round_state.discard_indices()`` lists the legal ones."""
+
+    index: int
+
+    @property
+    def card(self) -> int:
+        """The MIT 2026 skeleton's name for ``index`` (its field is called ``card``)."""
+        return self.index
+
+
 #: Any action a bot can send.
-Action = FoldAction | CallAction | CheckAction | RaiseAction | BidAction
+Action = FoldAction | CallAction | CheckAction | RaiseAction | BidAction | DiscardAction
 
 #: The class of an action, as found in ``legal_actions()``.
 ActionType = (
-    type[FoldAction] | type[CallAction] | type[CheckAction] | type[RaiseAction] | type[BidAction]
+    type[FoldAction]
+    | type[CallAction]
+    | type[CheckAction]
+    | type[RaiseAction]
+    | type[BidAction]
+    | type[DiscardAction]
 )

@@ -20,6 +20,7 @@ from .actions import (
     BidAction,
     CallAction,
     CheckAction,
+    DiscardAction,
     FoldAction,
     RaiseAction,
 )
@@ -37,6 +38,7 @@ from .protocol import (
     Position,
     ProtocolError,
     Quit,
+    RoundStart,
     UpdatedHand,
 )
 from .rules import Rules
@@ -54,8 +56,8 @@ ERROR_PREFIX = WARNING_PREFIX + "error: "
 _FULL_TRACEBACKS = 3
 
 _ACK = CheckAction()
-_ACTION_TYPES = (FoldAction, CallAction, CheckAction, RaiseAction, BidAction)
-_OPENING = frozenset({Clock, Position, HoleCards, BountyRank})
+_ACTION_TYPES = (FoldAction, CallAction, CheckAction, RaiseAction, BidAction, DiscardAction)
+_OPENING = frozenset({Clock, Position, HoleCards, BountyRank, RoundStart})
 
 
 def warn(message: str) -> None:
@@ -136,6 +138,7 @@ class BotClient(BotCaller):
             Position: self._on_position,
             HoleCards: self._on_hole_cards,
             BountyRank: self._on_bounty_rank,
+            RoundStart: self._on_round_start,
             Board: self._on_board,
             UpdatedHand: self._on_updated_hand,
             AuctionResult: self._on_auction_result,
@@ -233,6 +236,10 @@ class BotClient(BotCaller):
         # The opponent's rank is never sent: HIDDEN_RANK, as the MIT skeleton fills it.
         bounties = (clause.rank, HIDDEN_RANK) if self.seat == 0 else (HIDDEN_RANK, clause.rank)
         self.round_state = self._require_round(clause)._replace(bounties=bounties)
+
+    def _on_round_start(self, clause: RoundStart) -> None:
+        """``G`` with no payload (MIT 2026): the hand began with ``H``; nothing to record."""
+        self._require_round(clause)
 
     def _on_board(self, clause: Board) -> None:
         state = self.round_state

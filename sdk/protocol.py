@@ -10,6 +10,7 @@ clauses separated by single spaces; each clause is a type letter and a payload
  P    ``P0``: your seat (0 = dealer)               :class:`Position`
  H    ``HAh,Kd``: your hole cards (a new hand)     :class:`HoleCards`
  G    ``GK``: your bounty rank                     :class:`BountyRank`
+ G    ``G`` (2026): a new hand, no payload         :class:`RoundStart`
  F C K R A  an action by either seat              :mod:`sdk.actions`
  B    ``B2h,9d,Qs``: the board so far              :class:`Board`
  U    ``U7c,Jd``: your hand after a swap street    :class:`UpdatedHand`
@@ -22,6 +23,13 @@ clauses separated by single spaces; each clause is a type letter and a payload
 
 A bot's reply is one action: ``F``, ``C``, ``K``, ``R<amount>`` or ``A<bid>``.
 Both directions round-trip: ``decode_message(encode_message(m)) == m``.
+
+Toss Hold'em (MIT 2026, rules with ``discard``) reuses two letters, so the codec takes
+the match's rules (``rules=``) wherever a letter's meaning depends on the game: there
+``D<index>`` is a discard (:class:`~sdk.actions.DiscardAction`, both ways), the hand's
+delta is ``A<int>`` (:class:`Delta`), ``G`` comes empty (:class:`RoundStart`), and
+there is no bid.  Without ``rules`` (or with any other game) the letters keep the
+meanings of the table above.
 """
 
 from __future__ import annotations
@@ -30,8 +38,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import Action, BidAction, CallAction, CheckAction, FoldAction, RaiseAction
-from .rules import RANKS, SUITS
+from .actions import (
+    Action,
+    BidAction,
+    CallAction,
+    CheckAction,
+    DiscardAction,
+    FoldAction,
+    RaiseAction,
+)
+from .rules import RANKS, SUITS, Rules
 
 __all__ = [
     "AuctionResult",
@@ -47,6 +63,7 @@ __all__ = [
     "Position",
     "ProtocolError",
     "Quit",
+    "RoundStart",
     "UpdatedHand",
     "VALID_CARDS",
     "decode_action",
@@ -98,6 +115,12 @@ class BountyRank:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundStart:
+    """``G`` with no payload: a new hand has started (the MIT 2026 engine sends it after
+    ``H``; it carries nothing, and only prompts the skeleton's ``handle_new_round``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Board:
     """``B``: the whole board dealt so far."""
 
@@ -129,7 +152,7 @@ class OpponentHand:
 
 @dataclass(frozen=True, slots=True)
 class Delta:
-    """``D``: the receiver's chip change for the hand; ends the hand."""
+    """``D`` (``A`` in Toss Hold'em): the receiver's chip change for the hand; ends it."""
 
     amount: int
 
@@ -152,6 +175,7 @@ Clause = (
     | Position
     | HoleCards
     | BountyRank
+    | RoundStart
     | Board
     | UpdatedHand
     | AuctionResult
@@ -176,6 +200,7 @@ _ENCODERS: dict[type, Callable[[Any], str]] = {
     Position: lambda c: f"P{c.seat}",
     HoleCards: lambda c: "H" + ",".join(c.cards),
     BountyRank: lambda c: "G" + c.rank,
+    RoundStart: lambda c: "G",
     Board: lambda c: "B" + ",".join(c.cards),
     UpdatedHand: lambda c: "U" + ",".join(c.cards),
     AuctionResult: lambda c: (
@@ -190,21 +215,35 @@ _ENCODERS: dict[type, Callable[[Any], str]] = {
     CheckAction: lambda c: "K",
     RaiseAction: lambda c: f"R{c.amount}",
     BidAction: lambda c: f"A{c.amount}",
+    DiscardAction: lambda c: f"D{c.index}",
+}
+#: Toss Hold'em's table: the same, but the delta is ``A`` (``D`` is a discard there).
+_TOSS_ENCODERS: dict[type, Callable[[Any], str]] = {
+    **_ENCODERS,
+    Delta: lambda c: f"A{c.amount}",
 }
 
 
-def encode_clause(clause: Clause) -> str:
-    """One clause as text, for example ``RaiseAction(6)`` as ``"R6"``."""
+def _is_toss(rules: Rules | None) -> bool:
+    """Whether ``rules`` speak the MIT 2026 dialect (``D`` a discard, ``A`` the delta)."""
+    return rules is not None and rules.discard
+
+
+def encode_clause(clause: Clause, rules: Rules | None = None) -> str:
+    """One clause as text, for example ``RaiseAction(6)`` as ``"R6"`` (``rules``: the
+    match's, for the letters whose meaning depends on the game)."""
     try:
-        encoder = _ENCODERS[type(clause)]
+        encoder = (_TOSS_ENCODERS if _is_toss(rules) else _ENCODERS)[type(clause)]
     except KeyError:
         raise TypeError(f"{clause!r} is not a protocol clause.") from None
     return encoder(clause)
 
 
-def encode_message(clauses: Sequence[Clause]) -> str:
-    """A whole engine-to-bot message as one line of text (without the newline)."""
-    return " ".join([_ENCODERS[type(clause)](clause) for clause in clauses])
+def encode_message(clauses: Sequence[Clause], rules: Rules | None = None) -> str:
+    """A whole engine-to-bot message as one line of text (without the newline); ``rules``
+    as for :func:`encode_clause`."""
+    encoders = _TOSS_ENCODERS if _is_toss(rules) else _ENCODERS
+    return " ".join([encoders[type(clause)](clause) for clause in clauses])
 
 
 def encode_action(action: Action) -> str:
@@ -237,6 +276,20 @@ def _pair(text: str, clause: str) -> tuple[int, int]:
     if len(parts) != 2:
         raise ProtocolError(f"clause {clause!r} needs two comma-separated numbers, got {text!r}.")
     return (_integer(parts[0], clause), _integer(parts[1], clause))
+
+
+def _decode_toss_clause(clause: str) -> Clause:
+    """A clause of the MIT 2026 dialect: ``D`` a discard, ``A`` the delta, ``G`` empty."""
+    kind, payload = clause[:1], clause[1:]
+    if kind == "D":
+        return DiscardAction(_integer(payload, clause))
+    if kind == "A":
+        return Delta(_integer(payload, clause))
+    if kind == "G":
+        if payload:
+            raise ProtocolError(f"clause {clause!r}: in Toss Hold'em 'G' carries nothing.")
+        return RoundStart()
+    return _decode_clause(clause)
 
 
 def _decode_clause(clause: str) -> Clause:
@@ -287,20 +340,24 @@ def _decode_clause(clause: str) -> Clause:
     raise ProtocolError(f"unknown clause {clause!r}.")
 
 
-def decode_message(line: str) -> list[Clause]:
-    """The clauses of one engine-to-bot line (surrounding white space is ignored)."""
+def decode_message(line: str, rules: Rules | None = None) -> list[Clause]:
+    """The clauses of one engine-to-bot line (surrounding white space is ignored);
+    ``rules``: the match's, for the letters whose meaning depends on the game."""
     text = line.strip()
     if not text:
         raise ProtocolError("empty message: the engine closed the connection or sent a blank line.")
-    return [_decode_clause(clause) for clause in text.split(" ")]
+    decode = _decode_toss_clause if _is_toss(rules) else _decode_clause
+    return [decode(clause) for clause in text.split(" ")]
 
 
 _ACTION_LETTERS = frozenset("FCKRA")
 _FOLD, _CALL, _CHECK = FoldAction(), CallAction(), CheckAction()
 
 
-def decode_action(text: str) -> Action:
-    """A bot's reply as an action; :class:`ProtocolError` says why a reply is misformatted."""
+def decode_action(text: str, rules: Rules | None = None) -> Action:
+    """A bot's reply as an action; :class:`ProtocolError` says why a reply is misformatted.
+
+    With Toss Hold'em ``rules`` the last letter is ``D<index>`` (a discard), not ``A``."""
     reply = text.strip()
     if reply == "K":
         return _CHECK
@@ -311,11 +368,13 @@ def decode_action(text: str) -> Action:
     kind = reply[:1]
     if kind == "R":
         return RaiseAction(_integer(reply[1:], reply))
-    if kind == "A":
+    toss = _is_toss(rules)
+    if kind == "D" and toss:
+        return DiscardAction(_integer(reply[1:], reply))
+    if kind == "A" and not toss:
         return BidAction(_integer(reply[1:], reply))
+    last = "D<index>" if toss else "A<amount>"
     if not reply:
-        raise ProtocolError(
-            "empty reply; send one action per line: F, C, K, R<amount> or A<amount>."
-        )
+        raise ProtocolError(f"empty reply; send one action per line: F, C, K, R<amount> or {last}.")
     shown = reply if len(reply) <= 40 else reply[:40] + "..."
-    raise ProtocolError(f"{shown!r} is not an action; send one of F, C, K, R<amount> or A<amount>.")
+    raise ProtocolError(f"{shown!r} is not an action; send one of F, C, K, R<amount> or {last}.")

@@ -9,6 +9,9 @@ fields of :class:`Rules`:
   flop (Auction Hold'em, MIT 2024).
 * ``bounty`` (:class:`BountyRules`): a bounty rank per player that changes the
   payoff of a won hand (Bounty Hold'em, MIT 2025).
+* ``discard``: three hole cards; on a two-card flop each player in turn (the big blind
+  first) discards one face up onto the board, and betting resumes with four board cards
+  (Toss Hold'em, MIT 2026).
 
 The betting structure is data too: ``seats`` (2 to 10), ``limit``
 (:class:`LimitRules`: fixed bet sizes and a cap on raises; None for no-limit),
@@ -56,11 +59,11 @@ ENVIRONMENT_VARIABLE = "POKERBOTS_RULES"
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 
-Variant = Literal["nlhe", "swap", "auction", "bounty", "acpc-2pl", "acpc-2pn", "acpc-3pl"]
+Variant = Literal["nlhe", "swap", "auction", "bounty", "toss", "acpc-2pl", "acpc-2pn", "acpc-3pl"]
 #: Every game the kit plays, by the name of its preset (see :data:`PRESETS`).
 VARIANTS: tuple[str, ...] = get_args(Variant)
 #: The games of the MIT Pokerbots seasons, played over the MIT wire protocol.
-MIT_VARIANTS: tuple[str, ...] = ("nlhe", "swap", "auction", "bounty")
+MIT_VARIANTS: tuple[str, ...] = ("nlhe", "swap", "auction", "bounty", "toss")
 #: The label for rules that match no preset (hooks combined for an experiment).
 CUSTOM = "custom"
 #: What an illegal action is played as: MIT's default (check, else fold), or the ACPC 2009
@@ -138,6 +141,12 @@ class Rules:
     """What an illegal action is played as: ``"check-fold"`` (MIT: check, else fold) or
     ``"call"`` (ACPC 2009: a raise out of range is clamped, anything else is a call or a
     check).  The engine records an ``illegal`` fault either way."""
+    discard: bool = False
+    """Toss Hold'em (MIT 2026): three hole cards each; after the preflop betting two board
+    cards are dealt, the big blind discards one hole card face up onto the board (the small
+    blind acknowledges with a check), then the small blind does (the big blind
+    acknowledges); betting resumes on four board cards, BB first, and a turn and a river
+    card make six.  Showdown: the best five of eight cards."""
 
     def __post_init__(self) -> None:
         self.validate()
@@ -228,9 +237,19 @@ class Rules:
             )
         if not isinstance(self.all_in_checks, bool):
             raise RulesError(f"all_in_checks must be true or false, not {self.all_in_checks!r}.")
-        if self.seats > 2 and (self.swap or self.auction or self.bounty):
+        if self.seats > 2 and (self.swap or self.auction or self.bounty or self.discard):
             raise RulesError(
-                "Swaps, the auction and bounties are heads-up games; use seats = 2 with them."
+                "Swaps, the auction, bounties and discards are heads-up games; use seats = 2 "
+                "with them."
+            )
+        if not isinstance(self.discard, bool):
+            raise RulesError(f"discard must be true or false, not {self.discard!r}.")
+        if self.discard and (
+            self.swap or self.auction or self.limit is not None or not self.all_in_checks
+        ):
+            raise RulesError(
+                "discard (Toss Hold'em) is played no-limit with all_in_checks = true, and "
+                "without swaps or an auction; drop those settings, or set discard = false."
             )
         if self.limit is not None:
             for name in ("raise_sizes", "max_raises"):
@@ -315,22 +334,23 @@ def _sub_rules(cls: type[Any], value: Any, name: str) -> Any:
     return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in value.items()})
 
 
-def _hooks(rules: Rules) -> tuple[bool, bool, bool, int, bool]:
-    """What makes a game this game: swaps, auction, bounty, seats, limit betting."""
+def _hooks(rules: Rules) -> tuple[bool, bool, bool, int, bool, bool]:
+    """What makes a game this game: swaps, auction, bounty, seats, limit betting, discards."""
     return (
         rules.swap is not None,
         rules.auction,
         rules.bounty is not None,
         rules.seats,
         rules.limit is not None,
+        rules.discard,
     )
 
 
 def _describe_hooks(rules: Rules) -> str:
-    swap, auction, bounty, seats, limit = _hooks(rules)
+    swap, auction, bounty, seats, limit, discard = _hooks(rules)
     parts = [f"{seats} seats", "limit" if limit else "no-limit"]
     parts += [name for name, on in (("swaps", swap), ("an auction", auction),
-                                    ("bounties", bounty)) if on]  # fmt: skip
+                                    ("bounties", bounty), ("discards", discard)) if on]  # fmt: skip
     return ", ".join(parts)
 
 
@@ -359,6 +379,7 @@ PRESETS.update(
         "bounty": Rules(
             variant="bounty", game_clock=60.0, bounty=BountyRules(), fold_always_legal=True
         ),
+        "toss": Rules(variant="toss", game_clock=60.0, discard=True, fold_always_legal=True),
         "acpc-2pl": _acpc("acpc-2pl", 2, True, _NO_STACK_LIMIT, (5, 10), 3000),
         "acpc-2pn": _acpc("acpc-2pn", 2, False, 400, (1, 2), 3000),
         "acpc-3pl": _acpc("acpc-3pl", 3, True, _NO_STACK_LIMIT, (5, 10), 1000),

@@ -133,7 +133,7 @@ def _play_mit(sock: socket.socket, reader: BinaryIO, client: BotClient) -> None:
             return  # the engine closed the connection
         if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
             raise ProtocolError(f"the engine sent a line longer than {MAX_LINE_BYTES} bytes.")
-        reply = client.handle(decode_message(line.decode("ascii", "replace")))
+        reply = client.handle(decode_message(line.decode("ascii", "replace"), client.rules))
         if reply is None:
             return
         sock.sendall(encode_action(reply).encode("ascii") + b"\n")

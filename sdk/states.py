@@ -13,6 +13,13 @@ and 2 post them.  Preflop the seat after the big blind acts first, on later
 streets the seat after the button (heads-up: the dealer first preflop, the big
 blind first later).  Streets are numbered by the number of board cards: 0, 3, 4, 5.
 
+Toss Hold'em (``rules.discard``, MIT 2026) numbers its streets the same way: 0, then 2
+(two board cards: the big blind discards a hole card onto the board, the small blind
+acknowledges with a check), 3 (the small blind discards, the big blind acknowledges), 4
+(betting resumes, big blind first), 5 (turn) and 6 (river).  On a discard street the
+street's first actor (``opener``) may only discard and the other seat may only check;
+``button`` follows the MIT 2026 engine there (it is the seat to act).
+
 ``actor`` is the seat to act.  ``button`` counts the actions of the current
 street (0 at the start of preflop, 1 at the start of a later street), as in the
 MIT skeleton, where the seat to act is ``button % 2``; that still holds heads-up.
@@ -38,6 +45,7 @@ from .actions import (
     BidAction,
     CallAction,
     CheckAction,
+    DiscardAction,
     FoldAction,
     RaiseAction,
 )
@@ -53,6 +61,7 @@ __all__ = [
     "SMALL_BLIND",
     "STARTING_STACK",
     "State",
+    "TOSS_HOLE_CARDS",
     "TerminalState",
 ]
 
@@ -65,6 +74,7 @@ SMALL_BLIND = _RULES.small_blind
 _new_state = tuple.__new__
 
 _BID_ONLY: frozenset[ActionType] = frozenset({BidAction})
+_DISCARD_ONLY: frozenset[ActionType] = frozenset({DiscardAction})
 _CHECK_ONLY: frozenset[ActionType] = frozenset({CheckAction})
 _CHECK_RAISE: frozenset[ActionType] = frozenset({CheckAction, RaiseAction})
 _CHECK_FOLD: frozenset[ActionType] = frozenset({CheckAction, FoldAction})
@@ -80,6 +90,12 @@ _ZEROS = {size: (0,) * size for size in range(2, 11)}
 _NONES: dict[int, tuple[bool | None, ...]] = {size: (None,) * size for size in range(2, 11)}
 #: The betting round of each street, for per-round rules (limit bet sizes and caps).
 _ROUND = {0: 0, 3: 1, 4: 2, 5: 3}
+#: Toss Hold'em: the street after each street, and how many dealt (not discarded) cards
+#: the board holds on it.
+_TOSS_NEXT = {0: 2, 2: 3, 3: 4, 4: 5, 5: 6}
+_TOSS_DEALT = {0: 0, 2: 2, 3: 2, 4: 2, 5: 3, 6: 4}
+#: The hole cards a Toss Hold'em seat holds before it discards.
+TOSS_HOLE_CARDS = 3
 _CHECK, _CALL = CheckAction(), CallAction()
 
 Cards = tuple[str, ...]
@@ -131,7 +147,8 @@ class RoundState(NamedTuple):
     """Actions so far this street (0 preflop, 1 at a later street's start); heads-up the
     seat to act is ``button % 2``, as in the MIT skeleton."""
     street: int
-    """0 (preflop), 3 (flop), 4 (turn) or 5 (river): the number of board cards."""
+    """0 (preflop), 3 (flop), 4 (turn) or 5 (river): the number of board cards (Toss
+    Hold'em: 0, 2 and 3 (the discards), 4, 5 and 6)."""
     pips: tuple[int, ...]
     """Chips each seat has put in on this street."""
     stacks: tuple[int, ...]
@@ -241,6 +258,8 @@ class RoundState(NamedTuple):
          actor, _, folded, raises, _) = self  # fmt: skip
         if auction:
             return _BID_ONLY
+        if (street == 2 or street == 3) and rules.discard:
+            return _DISCARD_ONLY if actor == self.opener else _CHECK_ONLY
         cost = max(pips) - pips[actor]
         can_raise = False
         if stacks[actor] > cost:
@@ -280,6 +299,19 @@ class RoundState(NamedTuple):
         """The smallest and largest legal bids: 0 to the bidder's stack."""
         return (0, self.stacks[self.actor])
 
+    def discard_indices(self) -> tuple[int, ...]:
+        """The positions in the seat to act's hand it may discard (Toss Hold'em): 0, 1, 2.
+
+        Empty when the seat to act is not on a discard turn."""
+        if DiscardAction not in self.legal_actions():
+            return ()
+        return tuple(range(len(self.hands[self.actor]) or TOSS_HOLE_CARDS))
+
+    @property
+    def is_discard_street(self) -> bool:
+        """Whether this is a discard street of Toss Hold'em (2 or 3)."""
+        return self.rules.discard and self.street in (2, 3)
+
     def is_legal(self, action: Action, legal: frozenset[ActionType] | None = None) -> bool:
         """Whether ``action`` (including its amount) is legal for the seat to act.
 
@@ -293,12 +325,19 @@ class RoundState(NamedTuple):
         if isinstance(action, BidAction):
             low, high = self.bid_bounds()
             return _whole(action.amount) and low <= action.amount <= high
+        if isinstance(action, DiscardAction):
+            return _whole(action.index) and action.index in self.discard_indices()
         return True
 
     def default_action(self) -> Action:
-        """The move for a seat that did not answer properly: check, else fold (or bid 0)."""
+        """The move for a seat that did not answer properly: check, else fold (or bid 0).
+
+        On a Toss Hold'em discard turn (where only a discard is legal) it is a fold, as on
+        the MIT 2026 engine."""
         if self.auction:
             return BidAction(0)
+        if self.rules.discard and DiscardAction in self.legal_actions():
+            return FoldAction()
         if max(self.pips) == self.pips[self.actor]:
             return CheckAction()
         return FoldAction()
@@ -313,7 +352,8 @@ class RoundState(NamedTuple):
         """
         if self.is_legal(action):
             return action
-        if self.rules.on_illegal != "call":
+        if self.rules.on_illegal != "call" or self.is_discard_street:
+            # A discard street has no "closest" move: a missed discard folds, an ack checks.
             return self.default_action()
         legal = self.legal_actions()
         amount = getattr(action, "amount", None)
@@ -366,6 +406,8 @@ class RoundState(NamedTuple):
                 return self._fold_win(folded)
         elif kind is BidAction:
             return self._bid(actor, action.amount)  # type: ignore[union-attr]
+        elif kind is DiscardAction:
+            return self._discard(action.index)  # type: ignore[union-attr]
         else:
             raise TypeError(f"proceed() takes an action, not {action!r}.")
         # The next seat to act, unless the turn comes back to the opener: the street ends.
@@ -449,6 +491,35 @@ class RoundState(NamedTuple):
         # Betting on the flop follows the auction, big blind first.
         return self._step(1, self.street, self.pips, stacks, False, bids, 1, 1, self.folded, 0, 0)
 
+    def _discard(self, index: int) -> RoundState:
+        """Toss Hold'em: the seat to act puts hole card ``index`` face up on the board; the
+        other seat acknowledges next (its check ends the street).  A hand unknown to this
+        state (an opponent's, on a bot's side) stays unknown: the engine's next board
+        clause brings the card."""
+        actor, hands, board = self.actor, self.hands, self.board
+        hand = hands[actor]
+        if hand:
+            board = (*board, hand[index])
+            hands = _put(hands, actor, (*hand[:index], *hand[index + 1 :]))
+        other = 1 - actor
+        return _new_state(
+            RoundState,
+            (
+                other, self.street, self.pips, self.stacks, hands, board, self, self.rules,
+                False, self.bids, self.bounties, other, self.opener, self.folded,
+                self.raises, self.last_raise,
+            ),
+        )  # fmt: skip
+
+    def board_with_deal(self, dealt: Cards) -> Cards:
+        """The board on this street, from the dealt board cards in dealing order (the
+        dealer's side).  Usually the first ``street`` of them; in Toss Hold'em the two
+        discards sit between the two flop cards and the turn and river."""
+        if not self.rules.discard:
+            return tuple(dealt[: self.street])
+        count = _TOSS_DEALT[self.street]
+        return (*dealt[:2], *self.board[2:4], *dealt[2:count])[: self.street]
+
     @property
     def auction_winners(self) -> tuple[int, ...]:
         """The seats that won the auction's card: both on a tie (after both bids are in)."""
@@ -460,14 +531,21 @@ class RoundState(NamedTuple):
     def _next_street(self) -> State:
         rules = self.rules
         zeros = _ZEROS[len(self.pips)]
-        if self.street == 5 or (not rules.all_in_checks and self._run_out()):
-            return TerminalState(zeros, self, self._bounty_hits(), None)
-        first = self._next_able(0, self.folded, self.stacks)
-        street = 3 if self.street == 0 else self.street + 1
+        if rules.discard:  # Toss Hold'em, heads-up: 0, 2, 3 (SB discards first), 4, 5, 6
+            if self.street == 6:
+                return TerminalState(zeros, self, self._bounty_hits(), None)
+            street = _TOSS_NEXT[self.street]
+            first = button = 0 if street == 3 else 1
+        else:
+            if self.street == 5 or (not rules.all_in_checks and self._run_out()):
+                return TerminalState(zeros, self, self._bounty_hits(), None)
+            first = self._next_able(0, self.folded, self.stacks)
+            street = 3 if self.street == 0 else self.street + 1
+            button = 1
         return _new_state(
             RoundState,
             (
-                1, street, zeros, self.stacks, self.hands, self.board, self, rules,
+                button, street, zeros, self.stacks, self.hands, self.board, self, rules,
                 street == 3 and rules.auction, self.bids, self.bounties, first, first,
                 self.folded, 0, 0,
             ),

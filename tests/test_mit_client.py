@@ -54,7 +54,7 @@ def test_the_client_does_not_use_the_sdk() -> None:
     assert "local_runner" not in source
 
 
-@pytest.mark.parametrize("variant", ["nlhe", "swap", "auction", "bounty"])
+@pytest.mark.parametrize("variant", ["nlhe", "swap", "auction", "bounty", "toss"])
 def test_an_independent_mit_client_plays_500_hands_without_a_fault(
     tmp_path: Path, variant: str
 ) -> None:
@@ -91,8 +91,13 @@ def test_an_independent_mit_client_plays_500_hands_without_a_fault(
         flags = {key: count for key, count in stats.items() if key.startswith("Y")}
         assert sum(flags.values()) == HANDS
         assert any("#" in key for key in flags)  # a loser's flag is masked
+    elif variant == "toss":
+        assert stats["G clauses"] == HANDS  # the empty G of 2026
+        assert stats["discards"] > 100  # the discards it made, checked against each B
     else:
         assert "G clauses" not in stats
+    if variant != "toss":
+        assert "discards" not in stats
 
 
 def load_client_module() -> ModuleType:

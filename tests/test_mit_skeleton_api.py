@@ -1,6 +1,6 @@
 """A bot written against the MIT skeleton's API runs on the SDK after ``skeleton.`` -> ``sdk.``.
 
-The stock ``player.py`` of each MIT year (base, 2022, 2024, 2025) reads these fields; this
+The stock ``player.py`` of each MIT year (base, 2022, 2024, 2025, 2026) reads these fields; this
 bot, in the kit's own words, reads them the same way (the 2025 stock bot joins the
 opponent's bounty rank into a string, so the hidden rank must be a string there too).
 ``scripts/mit_conformance.py`` runs the real stock players (the ``ported-in-kit`` check).
@@ -12,7 +12,7 @@ import pytest
 
 from local_runner.match import Match, MatchSettings
 from local_runner.seats import InProcessSeat
-from sdk.actions import BidAction, CallAction, CheckAction, FoldAction, RaiseAction
+from sdk.actions import BidAction, CallAction, CheckAction, DiscardAction, FoldAction, RaiseAction
 from sdk.bot import Bot
 from sdk.rules import MIT_VARIANTS, Rules
 from sdk.states import (
@@ -65,12 +65,15 @@ class SkeletonStyleBot(Bot):
         continue_cost = opp_pip - my_pip
         my_contribution = STARTING_STACK - my_stack
         opp_contribution = STARTING_STACK - opp_stack
-        assert len(my_cards) >= 2 and len(board_cards) <= 5
+        assert len(my_cards) >= 2 and len(board_cards) <= (6 if round_state.rules.discard else 5)
+        assert len(round_state.board) <= 6  # the 2026 stock player reads ``board``
         assert continue_cost >= 0 and my_contribution >= 0 and opp_contribution >= 0
         if round_state.rules.auction:
             _my_bid, _opp_bid = round_state.bids[active], round_state.bids[1 - active]
         if BidAction in legal_actions:
             return BidAction(int(0.25 * my_stack))
+        if DiscardAction in legal_actions:  # the 2026 stock player's discard
+            return DiscardAction(0)
         if RaiseAction in legal_actions:
             min_raise, max_raise = round_state.raise_bounds()
             assert min_raise <= max_raise

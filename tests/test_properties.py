@@ -22,6 +22,7 @@ from sdk.actions import (
     BidAction,
     CallAction,
     CheckAction,
+    DiscardAction,
     FoldAction,
     RaiseAction,
 )
@@ -31,6 +32,8 @@ from sdk.states import RoundState, State, TerminalState
 
 DECK = tuple(rank + suit for rank in RANKS for suit in SUITS)
 NEXT_STREET = {0: 3, 3: 4, 4: 5}
+#: Toss Hold'em: preflop, the two discard streets, then three betting streets.
+TOSS_NEXT_STREET = {0: 2, 2: 3, 3: 4, 4: 5, 5: 6}
 PROPERTY_SETTINGS = settings(
     max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
@@ -61,12 +64,15 @@ class Deal:
 
 
 @st.composite
-def deals(draw: st.DrawFn) -> Deal:
+def deals(draw: st.DrawFn, hole_cards: int = 2) -> Deal:
+    """Hole cards (two, or three for Toss Hold'em), five board cards (Toss Hold'em uses the
+    first four), auction cards and bounty ranks."""
     cards = draw(st.permutations(DECK))
     ranks = (draw(st.sampled_from(RANKS)), draw(st.sampled_from(RANKS)))
+    n = hole_cards
     return Deal(
-        ((cards[0], cards[1]), (cards[2], cards[3])), tuple(cards[4:9]), (cards[9], cards[10]),
-        ranks,
+        (tuple(cards[:n]), tuple(cards[n : 2 * n])), tuple(cards[2 * n : 2 * n + 5]),
+        (cards[2 * n + 5], cards[2 * n + 6]), ranks,
     )
 
 
@@ -112,6 +118,8 @@ def draw_action(data: st.DataObject, state: RoundState) -> Action:
         return RaiseAction(data.draw(amounts(*state.raise_bounds()), label="raise"))
     if kind is BidAction:
         return BidAction(data.draw(amounts(*state.bid_bounds()), label="bid"))
+    if kind is DiscardAction:
+        return DiscardAction(data.draw(st.sampled_from(state.discard_indices()), label="discard"))
     return PASSIVE[kind]
 
 
@@ -121,9 +129,31 @@ def check_decision(data: st.DataObject, state: RoundState) -> None:
     me, opp = state.active, 1 - state.active
     legal = state.legal_actions()
     assert legal, "no legal action in a hand that is not over"
-    assert state.is_legal(state.default_action())
     assert min(state.stacks) >= 0
     assert min(state.pips) >= 0
+    if rules.discard and state.street in (2, 3):
+        # Toss Hold'em: the street's first seat discards, the other acknowledges.
+        assert state.pips == (0, 0)
+        assert len(state.board) == state.street + (state.active != state.opener)
+        if state.active == state.opener:
+            assert legal == {DiscardAction}
+            assert state.active == (1 if state.street == 2 else 0), "the big blind discards first"
+            assert len(state.hands[me]) == 3
+            assert state.discard_indices() == (0, 1, 2)
+            index = data.draw(st.integers(0, 2), label="discard index")
+            assert state.is_legal(DiscardAction(index))
+            for bad in (-1, 3, 2.0, True):
+                assert not state.is_legal(DiscardAction(bad))  # type: ignore[arg-type]
+            assert not state.is_legal(FoldAction())
+            assert state.default_action() == FoldAction(), "a missed discard is a fold (2026)"
+        else:
+            assert legal == {CheckAction}
+            assert state.discard_indices() == ()
+            assert state.default_action() == CheckAction()
+        assert state.button % 2 == state.active
+        return
+    assert state.is_legal(state.default_action())
+    assert DiscardAction not in legal
     if state.auction:
         assert legal == {BidAction}
         assert state.street == 3
@@ -174,6 +204,9 @@ def check_transition(before: RoundState, after: State, ledger: Ledger, streets: 
     assert last.pot == sum(ledger.committed)
     if not isinstance(after, RoundState):
         return
+    if rules.discard:
+        check_toss_transition(before, after, streets)
+        return
     if after.street != before.street:
         assert after.street == NEXT_STREET[before.street]
         streets.append(after.street)
@@ -190,6 +223,31 @@ def check_transition(before: RoundState, after: State, ledger: Ledger, streets: 
         assert after.button == before.button + 1
 
 
+def check_toss_transition(before: RoundState, after: RoundState, streets: list[int]) -> None:
+    """Toss Hold'em: a discard moves one hole card to the end of the board; streets go
+    0, 2, 3, 4, 5, 6; the seat to act is ``button % 2`` throughout, as on the 2026 engine."""
+    me = before.active
+    assert after.button % 2 == after.active
+    if after.street != before.street:
+        assert after.street == TOSS_NEXT_STREET[before.street]
+        streets.append(after.street)
+        assert after.pips == (0, 0)
+        assert after.active == (0 if after.street == 3 else 1)
+        if after.street >= 4:
+            assert all(len(hand) == 2 for hand in after.hands)
+        if after.street > 2:
+            assert after.contributions[0] == after.contributions[1]
+    elif len(after.board) != len(before.board):  # a discard
+        assert after.board[:-1] == before.board
+        card = after.board[-1]
+        assert card in before.hands[me] and card not in after.hands[me]
+        assert len(after.hands[me]) == 2
+        assert after.hands[1 - me] == before.hands[1 - me]
+        assert after.active == 1 - me and after.stacks == before.stacks
+    else:
+        assert after.button == before.button + 1
+
+
 def check_terminal(data: st.DataObject, end: TerminalState, deal: Deal) -> None:
     """Payoffs of a finished hand: zero-sum and bounded, for any showdown result."""
     rules = end.previous_state.rules
@@ -200,7 +258,10 @@ def check_terminal(data: st.DataObject, end: TerminalState, deal: Deal) -> None:
     results = [end]
     if end.folder is None:
         assert end.deltas == (0, 0)
-        assert last.street == 5
+        assert last.street == (6 if rules.discard else 5)
+        if rules.discard:
+            assert len(last.board) == 6 and all(len(hand) == 2 for hand in last.hands)
+            assert len(set(last.board + last.hands[0] + last.hands[1])) == 10
         winner = data.draw(st.sampled_from([0, 1, None]), label="showdown winner")
         results.append(last.settle(winner))
         if bounty is None:
@@ -241,7 +302,7 @@ def deal_auction_cards(state: RoundState, deal: Deal) -> RoundState:
 
 
 def play_random_hand(data: st.DataObject, rules: Rules) -> tuple[TerminalState, list[int]]:
-    deal = data.draw(deals(), label="deal")
+    deal = data.draw(deals(3 if rules.discard else 2), label="deal")
     bounties = deal.bounties if rules.bounty is not None else (None, None)
     state: State = RoundState.new_hand(rules, deal.holes, bounties)
     assert isinstance(state, RoundState)
@@ -259,7 +320,7 @@ def play_random_hand(data: st.DataObject, rules: Rules) -> tuple[TerminalState, 
             if before.auction and not state.auction:
                 state = deal_auction_cards(state, deal)
             if state.street != before.street:
-                state = state.with_board(deal.board[: state.street])
+                state = state.with_board(state.board_with_deal(deal.board))
     check_terminal(data, state, deal)
     return state, streets
 
@@ -272,9 +333,10 @@ def test_random_hands_keep_every_invariant(variant: str, data: st.DataObject) ->
     end, streets = play_random_hand(data, rules)
     event("showdown" if end.folder is None else f"fold on street {end.previous_state.street}")
     event("all-in" if 0 in end.previous_state.stacks else "not all-in")
-    assert streets == [0, 3, 4, 5][: len(streets)]
+    every = [0, 2, 3, 4, 5, 6] if rules.discard else [0, 3, 4, 5]
+    assert streets == every[: len(streets)]
     if end.folder is None:
-        assert streets == [0, 3, 4, 5]
+        assert streets == every
 
 
 @pytest.mark.parametrize("variant", MIT_VARIANTS)

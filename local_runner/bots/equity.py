@@ -9,19 +9,29 @@ showdown) against a *uniformly random* opponent hand with eval7, then:
   and calls otherwise;
 * with nothing to call, it bets when the equity is high and checks otherwise.
 
-It never models the opponent, which is exactly what the ``range`` bot adds.
+It never models the opponent, which is exactly what the ``range`` bot adds.  In Toss
+Hold'em it discards the card that leaves the two with the best equity (:mod:`.toss`).
 """
 
 from __future__ import annotations
 
 import random
 
-from sdk.actions import Action, BidAction, CallAction, CheckAction, FoldAction, RaiseAction
+from sdk.actions import (
+    Action,
+    BidAction,
+    CallAction,
+    CheckAction,
+    DiscardAction,
+    FoldAction,
+    RaiseAction,
+)
 from sdk.bot import Bot
 from sdk.states import GameState, RoundState
 
 from .betting import pot_odds, pot_raise
 from .ranges import WeightedRange, sampled_equity
+from .toss import best_discard, toss_equity
 
 __all__ = ["EquityBot"]
 
@@ -43,6 +53,10 @@ class EquityBot(Bot):
 
     def equity(self, round_state: RoundState, active: int) -> float:
         """Our equity against a random hand, by one Monte Carlo run of ``samples`` hands."""
+        if round_state.rules.discard:
+            return toss_equity(
+                round_state.hands[active], round_state.board, self.uniform, self.samples, self.rng
+            )
         return sampled_equity(
             round_state.hands[active], round_state.board, self.uniform, self.samples, self.rng
         )
@@ -59,6 +73,9 @@ class EquityBot(Bot):
         legal = round_state.legal_actions()
         if len(legal) == 1 and CheckAction in legal:
             return CheckAction()
+        if DiscardAction in legal:
+            hand, board = round_state.hands[active], round_state.board
+            return best_discard(hand, board, self.uniform, self.samples, self.rng)
         equity = self.equity(round_state, active)
         if BidAction in legal:
             return self.bid(round_state, equity)

@@ -17,6 +17,10 @@ starting uniform.  Then, at each decision:
    the same model and its observed fold-to-bet rate), then a random choice that
    favours the best (a softmax), so the bot is hard to read.
 
+In Toss Hold'em it discards the card that leaves the two with the best equity against
+the range (the discard joins the board for both seats, :mod:`.toss`), and measures
+equity on a board run out to six cards.
+
 A :class:`~.budget.Budget` watches the game clock and spends less per decision
 as it runs down.
 """
@@ -32,6 +36,7 @@ from sdk.actions import (
     BidAction,
     CallAction,
     CheckAction,
+    DiscardAction,
     FoldAction,
     RaiseAction,
 )
@@ -47,6 +52,7 @@ from .cards import COMBO_INDEX
 from .likelihood import Kind, LikelihoodModel, Situation, kind_of
 from .ranges import WeightedRange, equity, sampled_equity
 from .strength import buckets
+from .toss import best_discard, toss_equity
 from .variants import (
     auction_adjusted_equity,
     auction_bid,
@@ -169,6 +175,10 @@ class RangeBot(Bot):
     ) -> float:
         """Our equity against ``opponent``, variant-adjusted; a short simulation when frugal."""
         hand, board = round_state.hands[active], round_state.board
+        rules = round_state.rules
+        if rules.discard:
+            # Toss Hold'em: a six-card showdown board, which only the Python loop deals.
+            return toss_equity(hand, board, opponent, max(30, spend.samples // 4), self.rng)
         if spend.frugal and board:
             # Even the river's exact count (one eval7 pass over the pairs) is too dear now.
             raw = sampled_equity(hand, board, opponent, spend.samples, self.rng)
@@ -176,7 +186,6 @@ class RangeBot(Bot):
             # Three-card hands (Auction) take the slower Python loop: fewer samples.
             samples = spend.samples if len(hand) == 2 else max(30, spend.samples // 4)
             raw = equity(hand, board, opponent, samples, self.rng)
-        rules = round_state.rules
         adjusted = swap_adjusted_equity(raw, rules, round_state.street)
         if rules.auction and round_state.street > 0 and not round_state.auction:
             mine, theirs = round_state.bids[active], round_state.bids[1 - active]
@@ -199,6 +208,11 @@ class RangeBot(Bot):
         legal = round_state.legal_actions()
         if len(legal) == 1 and CheckAction in legal:
             return CheckAction()
+        if DiscardAction in legal:
+            hand, board = round_state.hands[active], round_state.board
+            # Once a hand, and the choice matters: the full budget, split over the three.
+            samples = max(90, spend.samples)
+            return best_discard(hand, board, self.range, samples, self.rng)
         mine = self.equity_against(self.range, round_state, active, spend)
         if BidAction in legal:
             return self.bid(round_state, active, mine, spend)

@@ -203,11 +203,13 @@ def sampled_equity(
     opponent: WeightedRange,
     samples: int,
     rng: random.Random,
+    full_board: int = 5,
 ) -> float:
     """Equity by one Monte Carlo run: ``samples`` opponent pairs drawn by weight, one runout each.
 
     eval7's compiled loop takes the opponent hands in order (it ignores weights), so
-    the weighting is done here by drawing the list it is given.
+    the weighting is done here by drawing the list it is given.  ``full_board`` is the
+    board's size at showdown (Toss Hold'em: six, which only the Python loop deals).
     """
     dead = mask_of([*hand, *board])
     if dead & ~opponent._dead:
@@ -219,8 +221,8 @@ def sampled_equity(
     if samples < 1 or sum(live) <= 0.0:
         return 0.5
     drawn = rng.choices(_INDICES, weights=live, k=samples)
-    if len(hand) != 2 or not COMPILED_MONTE_CARLO:
-        return _sampled_equity_any(hand, board, drawn, rng)
+    if len(hand) != 2 or not COMPILED_MONTE_CARLO or full_board != 5:
+        return _sampled_equity_any(hand, board, drawn, rng, full_board)
     options = [(EVAL7_COMBOS[i], 1.0) for i in drawn]
     # eval7 deals the runouts from its own generator: seed it from ours, so a seeded
     # bot plays the same match twice.
@@ -229,18 +231,23 @@ def sampled_equity(
 
 
 def _sampled_equity_any(
-    hand: Sequence[str], board: Sequence[str], drawn: list[int], rng: random.Random
+    hand: Sequence[str],
+    board: Sequence[str],
+    drawn: list[int],
+    rng: random.Random,
+    full_board: int = 5,
 ) -> float:
-    """The same Monte Carlo run in Python: for pkrbot, and for hands of other than two cards.
+    """The same Monte Carlo run in Python: for pkrbot, for hands of other than two cards,
+    and for boards of other than five cards.
 
     eval7's compiled loop assumes two hole cards (a three-card Auction hand comes
-    out about 0.1 too low), so three-card hands pay for a slower loop.
+    out about 0.1 too low) and five board cards, so the others pay for a slower loop.
     """
     seen = mask_of([*hand, *board])
     deck = [(EVAL7[card], CARD_BIT[card]) for card in ALL_CARDS if not CARD_BIT[card] & seen]
     known = [*to_eval7(hand), *to_eval7(board)]
     shared = to_eval7(board)
-    missing = 5 - len(board)
+    missing = full_board - len(board)
     sample = rng.sample
     won = 0.0
     for i in drawn:

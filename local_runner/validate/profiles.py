@@ -59,9 +59,12 @@ class MitSeason:
 
 
 #: Which year each variant was played (mit-engines.md, section 2: 2022 swap, 2024 auction,
-#: 2025 bounty).  The clock of each year (30 s per 1000 hands in 2022-2024, 60 s in 2025,
-#: section 1.7 and the table of section 1.11) is the variant's Rules.game_clock.
-_MIT_YEARS: dict[str, int | None] = {"nlhe": None, "swap": 2022, "auction": 2024, "bounty": 2025}
+#: 2025 bounty, 2026 toss).  The clock of each year (30 s per 1000 hands in 2022-2024, 60 s
+#: in 2025 and 2026, section 1.7 and the table of section 1.11) is the variant's
+#: Rules.game_clock.
+_MIT_YEARS: dict[str, int | None] = {
+    "nlhe": None, "swap": 2022, "auction": 2024, "bounty": 2025, "toss": 2026,
+}
 
 #: ACPC 2009: "The total amount of time a player can take in one match is seven seconds
 #: times the number of hands", and heads-up matches are 3000 hands

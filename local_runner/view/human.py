@@ -22,6 +22,7 @@ from sdk.actions import (
     BidAction,
     CallAction,
     CheckAction,
+    DiscardAction,
     FoldAction,
     RaiseAction,
 )
@@ -31,7 +32,7 @@ from sdk.rules import Rules
 from sdk.states import GameState, RoundState, TerminalState
 
 from ..seats import InProcessSeat, Reply
-from .timeline import STREET_NAMES, describe_action
+from .timeline import describe_action, street_name
 
 __all__ = ["HumanBot", "HumanSeat", "human_seat_factory", "parse_answer"]
 
@@ -42,6 +43,7 @@ _WORDS = {
     "k": CheckAction, "x": CheckAction, "check": CheckAction,
     "r": RaiseAction, "raise": RaiseAction, "b": RaiseAction, "bet": RaiseAction,
     "a": BidAction, "bid": BidAction,
+    "d": DiscardAction, "discard": DiscardAction,
 }  # fmt: skip
 
 
@@ -49,12 +51,19 @@ def parse_answer(text: str, state: RoundState) -> Action | str:
     """The action typed in ``text``, or a sentence saying why it cannot be played now."""
     match = _ANSWER.match(text.lower())
     if match is None or match.group(1) not in _WORDS:
-        return "type f (fold), c (call), k (check), r N (raise to N) or a N (bid N)"
+        return ("type f (fold), c (call), k (check), r N (raise to N), a N (bid N) or "
+                "d N (discard card N)")
     kind, number = _WORDS[match.group(1)], match.group(2)
     legal = state.legal_actions()
     if kind not in legal:
         names = ", ".join(sorted(_legal_words(state)))
         return f"{kind.__name__.removesuffix('Action').lower()} is not legal now; you may {names}"
+    if kind is DiscardAction:
+        indices = state.discard_indices()
+        if number is None or int(number) not in indices:
+            cards = ", ".join(f"{i} ({card})" for i, card in enumerate(state.hands[state.actor]))
+            return f"say which card: d N, with N one of {cards}"
+        return DiscardAction(int(number))
     if kind in (RaiseAction, BidAction):
         low, high = state.raise_bounds() if kind is RaiseAction else state.bid_bounds()
         if number is None:
@@ -86,6 +95,8 @@ def _legal_words(state: RoundState) -> list[str]:
     if BidAction in legal:
         low, high = state.bid_bounds()
         words.append(f"bid {low}-{high} (a N)")
+    if DiscardAction in legal:
+        words.append("discard a card (d N)")
     return words
 
 
@@ -143,7 +154,8 @@ class HumanBot(Bot):
             self.write(f"  auction: you bid {bids[active]}, {self.opponent} bid "
                        f"{bids[1 - active]}; " + (f"you won {cards[2]}" if won else
                                                   f"{self.opponent} won a third card"))
-        self.write(f"  {STREET_NAMES[state.street]} · board {' '.join(state.board) or '-'} · "
+        name = street_name(state.street, state.rules)
+        self.write(f"  {name} · board {' '.join(state.board) or '-'} · "
                    f"pot {state.pot} · you {' '.join(cards)}, stack {state.stacks[active]}, in "
                    f"{state.pips[active]} · {self.opponent} stack {state.stacks[1 - active]}, in "
                    f"{state.pips[1 - active]}")  # fmt: skip

@@ -35,7 +35,7 @@ from sdk.actions import BidAction, CallAction, CheckAction, FoldAction, RaiseAct
 from sdk.rules import Rules
 from sdk.states import TerminalState
 
-from .runlog import Run
+from .runlog import Run, RunError
 from .timeline import Walk, walk
 
 __all__ = ["hand_to_phh", "position_seats", "write_phhs"]
@@ -186,7 +186,17 @@ def dumps_table(number: int, fields: dict[str, Any]) -> str:
 
 
 def write_phhs(run: Run, path: Path, hands: Iterable[int] | None = None) -> int:
-    """Write the run's hands (all, or the numbers in ``hands``) to ``path``; returns the count."""
+    """Write the run's hands (all, or the numbers in ``hands``) to ``path``; returns the count.
+
+    :class:`RunError` for a Toss Hold'em run: three hole cards and discards have no PHH
+    form that PokerKit could replay.
+    """
+    if run.rules.discard:
+        raise RunError(
+            f"{run.directory} is a {run.variant} match; PHH has no form for three hole cards "
+            "and discards, so it cannot be exported. Read it with `pokerbots replay` or "
+            "`pokerbots report` instead."
+        )
     wanted = None if hands is None else set(hands)
     count = 0
     with path.open("w", encoding="utf-8", newline="\n") as out:

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sdk.actions import CallAction, RaiseAction
+from sdk.rules import Rules
 
-from .timeline import STREET_NAMES, Walk
+from .timeline import Walk, street_name
 
 __all__ = ["PlayerStats"]
 
@@ -36,6 +37,8 @@ class PlayerStats:
     won: int = 0
     clock: dict[int, float] = field(default_factory=dict)
     """Seconds of reply time per street (0, 3, 4, 5), from the actions that record it."""
+    rules: Rules | None = None
+    """The rules of the hands counted (for the names of their streets)."""
 
     def add(self, w: Walk) -> None:
         """Count the hand ``w`` if this bot played it."""
@@ -43,6 +46,7 @@ class PlayerStats:
         if self.name not in hand.players:
             return
         seat = hand.players.index(self.name)
+        self.rules = w.last.rules
         self.hands += 1
         voluntary = raised = False
         for record in hand.actions:
@@ -83,6 +87,6 @@ class PlayerStats:
             "showdowns": self.showdowns,
             "showdown_wins": self.showdown_wins,
             "hands_won": self.won,
-            "clock_per_street": {STREET_NAMES[s]: round(t, 6) for s, t in
+            "clock_per_street": {street_name(s, self.rules): round(t, 6) for s, t in
                                  sorted(self.clock.items())} or None,
         }

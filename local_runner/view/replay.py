@@ -15,8 +15,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from sdk.rules import Rules
+
 from .runlog import Hand, Run, RunError
-from .timeline import STREET_NAMES, Step, timeline, walk
+from .timeline import Step, street_name, timeline, walk
 
 __all__ = ["HandFilter", "KEYS_HELP", "Replayer", "hand_lines", "keys_mode", "line_mode",
            "read_key", "select_hands"]
@@ -67,7 +69,8 @@ def _cards(cards: Sequence[str]) -> str:
     return " ".join(cards) if cards else "-"
 
 
-def table_line(hand: Hand, step: Step, viewer: int | None, revealed: bool) -> str:
+def table_line(hand: Hand, step: Step, viewer: int | None, revealed: bool,
+               rules: Rules | None = None) -> str:  # fmt: skip
     """The table after a step: street, board, pot, and each seat's stack and cards."""
     seats = []
     for seat, name in enumerate(hand.players):
@@ -76,7 +79,8 @@ def table_line(hand: Hand, step: Step, viewer: int | None, revealed: bool) -> st
             cards = tuple("??" for _ in cards)
         seats.append(f"{name} {step.stacks[seat]} [{_cards(cards)}]")
     board = _cards(step.board)
-    return (f"    {STREET_NAMES[step.street]:<7} board {board:<14} pot {step.pot:<4} "
+    name = street_name(step.street, rules)
+    return (f"    {name:<7} board {board:<14} pot {step.pot:<4} "
             f"{'  '.join(seats)}")  # fmt: skip
 
 
@@ -97,7 +101,7 @@ def hand_lines(run: Run, hand: Hand, viewer: str | None = None,
         mark = {"fault": "!! ", "street": "-- ", "result": "== "}.get(step.kind, "   ")
         lines.append(mark + step.text)
         if step.kind in ("deal", "action", "street", "swap", "auction"):
-            lines.append(table_line(hand, step, seat, revealed))
+            lines.append(table_line(hand, step, seat, revealed, run.rules))
     return lines
 
 

@@ -169,6 +169,10 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+#: Toss Hold'em's rules, to read its discards (``D<index>``) back from a hands log.
+_TOSS = Rules.for_variant("toss")
+
+
 def parse_hand(obj: Any, where: _Where) -> Hand:
     """Check one decoded ``hands.jsonl`` object and build its :class:`Hand`."""
     if not isinstance(obj, dict):
@@ -201,7 +205,8 @@ def parse_hand(obj: Any, where: _Where) -> Hand:
             raise where.error(f"an action should be an object, not {_short(item)}.")
         code = where.string(get(item, "action"), "an action")
         try:
-            action = decode_action(code)
+            # The log's action codes are unambiguous: "A" only bids, "D" only discards.
+            action = decode_action(code, _TOSS if code[:1] == "D" else None)
         except ProtocolError as error:
             raise where.error(f"the action {code!r} cannot be read: {error}") from None
         seconds = item.get("seconds")

@@ -23,16 +23,32 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from sdk.actions import BidAction, CallAction, CheckAction, FoldAction, RaiseAction
+from sdk.actions import (
+    BidAction,
+    CallAction,
+    CheckAction,
+    DiscardAction,
+    FoldAction,
+    RaiseAction,
+)
 from sdk.rules import Rules
 from sdk.states import RoundState, TerminalState
 
 from ..dealer import showdown_ranks, showdown_winner
 from .runlog import Cards, FaultRecord, Hand, RunError, SwapRecord
 
-__all__ = ["STREET_NAMES", "Step", "Walk", "describe_action", "place_faults", "timeline", "walk"]
+__all__ = ["STREET_NAMES", "TOSS_STREET_NAMES", "Step", "Walk", "describe_action", "place_faults",
+           "street_name", "timeline", "walk"]
 
 STREET_NAMES = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
+#: Toss Hold'em's streets (numbered by their board cards), named as the MIT 2026 gamelog does.
+TOSS_STREET_NAMES = {0: "preflop", 2: "flop", 3: "discard 1", 4: "discard 2", 5: "turn",
+                     6: "river"}  # fmt: skip
+
+
+def street_name(street: int, rules: Rules | None) -> str:
+    """The name of ``street`` in the game of ``rules`` (None: a game without discards)."""
+    return (TOSS_STREET_NAMES if rules is not None and rules.discard else STREET_NAMES)[street]
 
 #: Fault kinds after which the runner plays a default action for the seat.
 _DEFAULTING = frozenset({"timeout", "crash", "disconnected", "misformatted", "illegal",
@@ -140,7 +156,8 @@ def _auction(hand: Hand, state: RoundState) -> RoundState:
 def _street(hand: Hand, state: RoundState, swaps: dict[tuple[int, int], SwapRecord]) -> RoundState:
     """Deal the board of the new street and apply that street's swaps."""
     if len(hand.board) < state.street:
-        raise _error(hand, f"the {STREET_NAMES[state.street]} was reached but the board has "
+        name = street_name(state.street, state.rules)
+        raise _error(hand, f"the {name} was reached but the board has "
                      f"{len(hand.board)} cards")  # fmt: skip
     state = state.with_board(hand.board[: state.street])
     for seat in (0, 1):
@@ -166,6 +183,10 @@ def describe_action(action: object, state: RoundState) -> str:
         return "folds"
     if isinstance(action, BidAction):
         return f"bids {action.amount}"
+    if isinstance(action, DiscardAction):
+        hand = state.hands[state.actor]
+        card = hand[action.index] if 0 <= action.index < len(hand) else f"index {action.index}"
+        return f"discards {card}"
     return repr(action)
 
 
@@ -291,7 +312,8 @@ def _new_street(add: _Emit, hand: Hand, names: Sequence[str], state: RoundState,
                 after: RoundState) -> None:
     """Steps for a street dealt after ``state``: the board, then that street's swaps."""
     board = " ".join(after.board[len(state.board):])
-    text = f"{STREET_NAMES[after.street]}: {board} (board {' '.join(after.board)}; pot {after.pot})"
+    name = street_name(after.street, after.rules)
+    text = f"{name}: {board or '-'} (board {' '.join(after.board)}; pot {after.pot})"
     add("street", None, text, after._replace(hands=state.hands))
     for swap in hand.swaps:
         if swap.street == after.street:

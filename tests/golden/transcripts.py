@@ -24,7 +24,15 @@ from pathlib import Path
 from local_runner.match import Match, MatchSettings
 from local_runner.records import HandRecord, MatchResult
 from local_runner.seats import InProcessSeat
-from sdk.actions import Action, BidAction, CallAction, CheckAction, FoldAction, RaiseAction
+from sdk.actions import (
+    Action,
+    BidAction,
+    CallAction,
+    CheckAction,
+    DiscardAction,
+    FoldAction,
+    RaiseAction,
+)
 from sdk.bot import Bot
 from sdk.protocol import Clause, encode_action, encode_message
 from sdk.rules import Rules
@@ -33,6 +41,7 @@ from sdk.states import GameState, RoundState, TerminalState
 __all__ = [
     "A",
     "C",
+    "D",
     "F",
     "GOLDEN_DIR",
     "K",
@@ -62,11 +71,17 @@ def A(amount: int) -> BidAction:
     return BidAction(amount)
 
 
+def D(index: int) -> DiscardAction:
+    """A discard of hole card ``index``."""
+    return DiscardAction(index)
+
+
 Script = Mapping[int, Sequence[Action]]
 
 
 class ScriptedBot(Bot):
-    """Plays ``script[hand]`` action by action; checks, calls or bids 0 once it runs out.
+    """Plays ``script[hand]`` action by action; checks, calls, bids 0 or discards its first
+    card once it runs out.
 
     It keeps what its client showed it, per hand: the state at the start of the
     hand, the state at each decision, and the terminal state.
@@ -102,6 +117,8 @@ class ScriptedBot(Bot):
         legal = round_state.legal_actions()
         if BidAction in legal:
             return BidAction(0)
+        if DiscardAction in legal:
+            return DiscardAction(0)
         return CheckAction() if CheckAction in legal else CallAction()
 
 
@@ -116,13 +133,14 @@ class RecordingSeat(InProcessSeat):
     def __init__(self, name: str, bot: Bot, rules: Rules, slot: int, lines: list[str]) -> None:
         super().__init__(name, bot, rules)
         self.slot = slot
+        self.rules = rules
         self.lines = lines
         self.messages: list[tuple[int, int, str]] = []
         """(hand, seat, message) for every message this seat received."""
 
     def send(self, clauses: Sequence[Clause], hand: int, ack: bool) -> None:
         seat = self.slot if hand % 2 == 1 else 1 - self.slot
-        text = encode_message(clauses)
+        text = encode_message(clauses, self.rules)
         self.messages.append((hand, seat, text))
         dealer, other = ("A", "B") if hand % 2 == 1 else ("B", "A")
         header = f"# hand {hand}: {dealer} is P0 (dealer), {other} is P1"
@@ -243,6 +261,24 @@ SCENARIOS: tuple[Scenario, ...] = (
         scripts=(
             {1: [R(5), R(10)]},
             {1: [C, K, F], 2: [F]},
+        ),
+    ),
+    Scenario(
+        "toss",
+        seed=3,
+        description=(
+            "hand 1: A limps, B checks; B (big blind) discards its first card, A's check"
+            " acknowledging it is played without a round trip; A discards its first card;"
+            " B bets 4, A calls, checked down to a showdown: O has two cards, the delta is A",
+            "hand 2: B (dealer) raises to 6, A calls; A discards its third card, B its second;"
+            " A bets 10, B folds",
+            "hand 3: A raises all in preflop, B calls: both are still asked to discard, and"
+            " to check every later street (a fold is always legal in 2026, so a check is not"
+            " the only move); the acknowledgements alone go without a round trip",
+        ),
+        scripts=(
+            {1: [C, D(0), C], 2: [C, D(2), R(10)], 3: [R(400), D(1)]},
+            {1: [K, D(0), R(4)], 2: [R(6), D(1), F], 3: [C, D(2)]},
         ),
     ),
 )

@@ -20,7 +20,11 @@ broken promise (the runner then records a crash):
 * the hand ends with ``O`` (showdown only), then ``D`` (then ``Y``), and the
   delta is what the written rules pay (``rules/*.txt``), bounties included;
   ``Y`` masks the loser's flag as the 2025 engine does;
-* bounty ranks change only at hands 1, 26, 51, ...; no card is seen twice.
+* bounty ranks change only at hands 1, 26, 51, ...; no card is seen twice;
+* in Toss Hold'em (2026, section 2.6): three hole cards and an empty ``G``; on a
+  two-card flop the big blind discards (``D<index>``) and the small blind acks with
+  ``K``, then the small blind discards; each discarded card is the next card of the
+  board; the hand ends with ``O`` (two cards) and the delta ``A<int>``.
 
 Run as ``python player.py VARIANT [--nodelay] [--late-at N] PORT``; ``--nodelay`` sets
 ``TCP_NODELAY`` (the MIT Python skeleton does not); ``--late-at N`` sleeps half a second before
@@ -48,8 +52,8 @@ import eval7
 
 RANKS = "23456789TJQKA"
 CARDS = {rank + suit for rank in RANKS for suit in "cdhs"}
-STARTING_STACK = {"nlhe": 400, "swap": 200, "auction": 400, "bounty": 400}
-GAME_CLOCK = {"nlhe": 30.0, "swap": 30.0, "auction": 30.0, "bounty": 60.0}
+STARTING_STACK = {"nlhe": 400, "swap": 200, "auction": 400, "bounty": 400, "toss": 400}
+GAME_CLOCK = {"nlhe": 30.0, "swap": 30.0, "auction": 30.0, "bounty": 60.0, "toss": 60.0}
 BIG_BLIND, SMALL_BLIND = 2, 1
 ROUNDS_PER_BOUNTY, BOUNTY_RATIO, BOUNTY_CONSTANT = 25, Fraction(3, 2), 10
 CLOCK = re.compile(r"T\d+\.\d{3}")
@@ -85,6 +89,9 @@ def rounded(amount: Fraction, seat: int) -> int:
 class Client:
     def __init__(self, variant: str, rng: random.Random) -> None:
         self.variant = variant
+        self.toss = variant == "toss"
+        # 2026 moved the delta to A, as D became a discard.
+        self.delta_letter = "A" if self.toss else "D"
         self.start = STARTING_STACK[variant]
         self.rng = rng
         self.stats: Counter[str] = Counter()
@@ -138,12 +145,12 @@ class Client:
                 "U": self.on_updated_hand,
                 "N": self.on_auction_result,
                 "O": self.on_opponent_hand,
-                "D": self.on_delta,
+                self.delta_letter: self.on_delta,
                 "Y": self.on_bounty_hits,
             }.get(kind)
             if handler is not None:
                 handler(payload, clause)
-            elif kind in "FCKRA":
+            elif kind in ("FCKRD" if self.toss else "FCKRA"):
                 self.on_action(kind, payload, clause)
             else:
                 raise Violation(f"unknown clause {clause!r}")
@@ -152,7 +159,7 @@ class Client:
 
     def new_hand(self, hole: list[str]) -> None:
         check(self.seat in (0, 1) and (not self.in_hand or self.finished), "H without P first")
-        check(len(hole) == 2, f"{len(hole)} hole cards")
+        check(len(hole) == (3 if self.toss else 2), f"{len(hole)} hole cards")
         self.hands += 1
         self.in_hand, self.over, self.finished = True, False, False
         self.hand: list[str] = hole
@@ -163,11 +170,12 @@ class Client:
         self.auction = False
         self.bids: list[int | None] = [None, None]
         self.opponent_cards = 2
+        self.discarded: list[str | None] = [None, None]  # per seat; the opponent's unseen
         self.folder: int | None = None
         self.showdown = False
         self.opponent: list[str] | None = None
         self.delta: int | None = None
-        if self.variant == "bounty":
+        if self.variant in ("bounty", "toss"):
             self.required = ["G"]
 
     def seen(self) -> list[str]:
@@ -175,11 +183,14 @@ class Client:
 
     def legal(self) -> set[str]:
         me = self.button % 2
+        if self.toss and self.street in (2, 3):
+            # Street 2: the big blind discards, the small blind acks; street 3 the reverse.
+            return {"D"} if me != self.street % 2 else {"K"}
         cost = self.pips[1 - me] - self.pips[me]
         if cost == 0:
             free = {"K"} if 0 in self.stacks else {"K", "R"}
-            # 2025 (bounty): fold is always allowed, also with a free check and all in.
-            return free | {"F"} if self.variant == "bounty" else free
+            # 2025 (bounty), 2026: fold is always allowed, also with a free check and all in.
+            return free | {"F"} if self.variant in ("bounty", "toss") else free
         if cost >= self.stacks[me] or self.stacks[1 - me] == 0:
             return {"F", "C"}
         return {"F", "C", "R"}
@@ -209,10 +220,18 @@ class Client:
                 self.required = ["P", "N", "B"]
             return
         check(kind in self.legal(), f"illegal {clause!r} in the history")
+        if kind == "D":  # Toss Hold'em: a discard by the seat to act
+            index = int(payload)
+            check(0 <= index <= 2, f"discard index out of range: {clause!r}")
+            if actor == self.seat:
+                self.discarded[actor] = self.hand.pop(index)
+                self.stats["discards"] += 1
+            self.button = 1 - actor
+            return
         if kind == "F":
             check(payload == "", f"bad fold {clause!r}")
             self.over, self.folder = True, actor
-            self.required = ["D", "Y"] if self.variant == "bounty" else ["D"]
+            self.required = ["D", "Y"] if self.variant == "bounty" else [self.delta_letter]
         elif kind == "C":
             if self.button == 0:
                 self.stacks[0] -= self.pips[1] - self.pips[0]
@@ -223,7 +242,9 @@ class Client:
                 self.pips[actor] = self.pips[1 - actor]
                 self.end_street()
         elif kind == "K":
-            if (self.street == 0 and self.button > 0) or self.button > 1:
+            if (self.street == 0 and self.button > 0) or self.button > 1 or (
+                self.toss and self.street in (2, 3)
+            ):
                 self.end_street()
             else:
                 self.button += 1
@@ -236,9 +257,16 @@ class Client:
             self.button += 1
 
     def end_street(self) -> None:
-        if self.street == 5:
+        if self.street == (6 if self.toss else 5):
             self.over = self.showdown = True
-            self.required = ["O", "D", "Y"] if self.variant == "bounty" else ["O", "D"]
+            ending = ["O", "D", "Y"] if self.variant == "bounty" else ["O", self.delta_letter]
+            self.required = ending
+            return
+        if self.toss:  # 0, 2 (the big blind discards), 3 (the small blind), 4, 5, 6
+            self.street = 2 if self.street == 0 else self.street + 1
+            check(self.street != 4 or self.pips[0] == self.pips[1], "unequal pips")
+            self.pips, self.button = [0, 0], 0 if self.street == 3 else 1
+            self.required = ["B"]
             return
         self.street = 3 if self.street == 0 else self.street + 1
         self.pips, self.button = [0, 0], 1
@@ -252,6 +280,10 @@ class Client:
         check(payload == str(self.seat), f"{clause!r} is not this client's seat")
 
     def on_bounty(self, payload: str, clause: str) -> None:
+        if self.toss:
+            check(payload == "", f"2026 sends G empty, not {clause!r}")
+            self.stats["G clauses"] += 1
+            return
         check(self.variant == "bounty", f"{clause!r} outside Bounty Hold'em")
         check(len(payload) == 1 and payload in RANKS, f"bad bounty {clause!r}")
         if self.bounty is not None and payload != self.bounty:
@@ -267,6 +299,12 @@ class Client:
         if board == self.board:  # 2024 sends the flop again after N
             check(self.variant == "auction" and self.street == 3, f"repeated {clause!r}")
             return
+        if self.toss and self.street in (3, 4):
+            # Street 3 adds the big blind's discard, street 4 the small blind's.
+            discarder = 1 if self.street == 3 else 0
+            mine = self.discarded[discarder]
+            if mine is not None:
+                check(board[-1] == mine, f"{clause!r} does not end with the discarded {mine}")
         self.board = board
         check(len(set(self.seen())) == len(self.seen()), f"{clause!r} repeats a hole card")
         if self.variant == "swap" and self.street in (3, 4):
@@ -390,6 +428,8 @@ class Client:
                 check(self.bids[1] == -1, "the small blind was asked to bid before seeing A-1")
             return f"A{self.rng.randint(0, self.stacks[me])}"
         legal = sorted(self.legal())
+        if legal == ["D"]:
+            return f"D{self.rng.randint(0, 2)}"
         # A fold with a free check (bounty only) is legal but rare, so hands still reach showdown.
         weights = {"F": 0.2 if "K" in legal else 1, "C": 3, "K": 3, "R": 2}
         kind = self.rng.choices(legal, [weights[k] for k in legal])[0]

@@ -1,7 +1,7 @@
 """A starter bot: rates its cards, bets strong hands, calls fair prices, folds weak hands to bets.
 
 Edit ``get_action``: it receives the game state and the round state and must return one
-of ``round_state.legal_actions()`` (raises and bids within their bounds).  Check your
+of ``round_state.legal_actions()`` (raises, bids and discards within their bounds).  Check your
 changes with ``python -m pytest`` and play a match with ``pokerbots scrimmage .``.
 
 The engine starts the bot as ``python3 player.py [HOST] PORT`` (see commands.json and
@@ -10,14 +10,24 @@ startme.sh); everything it needs is in this folder: the SDK is vendored in ``sdk
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import eval7  # type: ignore[import-untyped, unused-ignore]
 
-from sdk.actions import Action, BidAction, CallAction, CheckAction, FoldAction, RaiseAction
+from sdk.actions import (
+    Action,
+    BidAction,
+    CallAction,
+    CheckAction,
+    DiscardAction,
+    FoldAction,
+    RaiseAction,
+)
 from sdk.bot import Bot
 from sdk.runner import parse_args, run_bot
 from sdk.states import GameState, RoundState, TerminalState
 
-#: The game this bot is written for (nlhe, swap, auction or bounty).  The runner's
+#: The game this bot is written for (nlhe, swap, auction, bounty or toss).  The runner's
 #: rules, when it hands them over, take precedence; the bot plays every variant.
 VARIANT = {{ cookiecutter.variant|tojson }}
 
@@ -37,10 +47,26 @@ def preflop_strength(cards: tuple[str, ...]) -> float:
     return min(score, 1.0)
 
 
+def best_pair_strength(cards: tuple[str, ...]) -> float:
+    """Toss Hold'em: three hole cards preflop; rate the best two of them."""
+    return max(preflop_strength(pair) for pair in combinations(cards, 2))
+
+
 def made_hand_strength(hand: tuple[str, ...], board: tuple[str, ...]) -> float:
     """A rough 0..1 strength of the best five-card hand: its category (pair, ...) over 8."""
     value: int = eval7.evaluate([CARDS[card] for card in hand + board])
     return (value >> 24) / 8
+
+
+def choose_discard(hand: tuple[str, ...], board: tuple[str, ...]) -> DiscardAction:
+    """Toss Hold'em: discard the card whose loss leaves the strongest two (made hand with
+    the board first, then the two cards' preflop strength)."""
+
+    def kept(index: int) -> float:
+        rest = hand[:index] + hand[index + 1 :]
+        return made_hand_strength(rest, board) + preflop_strength(rest) / 10
+
+    return DiscardAction(max(range(len(hand)), key=kept))
 
 
 def hits_bounty(rank: str | None, hand: tuple[str, ...], board: tuple[str, ...]) -> bool:
@@ -71,8 +97,10 @@ class Player(Bot):
             low, high = round_state.bid_bounds()
             return BidAction(min(high, max(low, round_state.pot // 4)))
         hand, board = round_state.hands[active], round_state.board
+        if DiscardAction in legal:  # Toss Hold'em: one hole card goes face up onto the board
+            return choose_discard(hand, board)
         if round_state.street == 0:
-            strength = preflop_strength(hand)
+            strength = best_pair_strength(hand)
         else:
             strength = made_hand_strength(hand, board)
         if hits_bounty(round_state.bounties[active], hand, board):
