@@ -27,6 +27,7 @@ from sdk.acpc import (
     MatchState,
     action_from_wire,
     action_to_wire,
+    board_rounds,
     format_match_state,
     is_comment,
     parse_reply,
@@ -44,9 +45,6 @@ from .seats import Reply
 from .socket_seat import SocketSeat, _Request
 
 __all__ = ["AcpcSocketSeat", "AcpcView"]
-
-_STREET_CARDS = {3: slice(0, 3), 4: slice(3, 4), 5: slice(4, 5)}
-
 
 class AcpcView:
     """One seat's ``MATCHSTATE`` lines, from the engine's history of a heads-up hand."""
@@ -108,16 +106,14 @@ class AcpcView:
 
     def _deal(self, board: tuple[str, ...]) -> None:
         self.board = tuple(board)
-        rounds = {0: 1, 3: 2, 4: 3, 5: 4}[len(board)]
-        while len(self.betting) < rounds:  # the board ran out with nobody left to bet
+        while len(self.betting) < len(board_rounds(self.board)):  # the board ran out
             self.betting.append([])
         if isinstance(self.state, RoundState):
             self.state = self.state.with_board(self.board)
 
     def _line(self) -> str:
         n = self.rules.seats
-        rounds = ((), *(self.board[cards] for street, cards in _STREET_CARDS.items()
-                        if len(self.board) >= street))  # fmt: skip
+        rounds = board_rounds(self.board)
         holes = tuple(self.holes[(position + 1) % n] for position in range(n))
         self.current = MatchState(
             position_of_seat(self.seat, n), self.hand,
@@ -149,7 +145,7 @@ class AcpcSocketSeat(SocketSeat):
         """Take over ``sock`` for a bot playing ``rules`` (heads-up) over the ACPC wire."""
         if rules.seats != 2:
             raise ValueError("The ACPC seat plays heads-up games in this version.")
-        super().__init__(name, sock, exit_status, before_quit, spin_wait)
+        super().__init__(name, sock, exit_status, before_quit, spin_wait, rules)
         self.view = AcpcView(rules)
         self._handshake: str | None = None  # the version line, once it came
         self._acks: deque[Reply] = deque()  # hands' ends: the ACPC dealer asks nothing

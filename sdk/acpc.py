@@ -42,6 +42,7 @@ __all__ = [
     "AcpcEchoError",
     "AcpcProtocolError",
     "CALL",
+    "board_rounds",
     "action_from_wire",
     "action_to_wire",
     "committed_before_street",
@@ -689,6 +690,25 @@ def action_to_wire(state: RoundState, action: Action) -> AcpcAction:
             return RAISE
         return AcpcAction("r", to_hand_total(action.amount, committed_before_street(state)))
     return CALL
+
+
+def board_rounds(board: Cards) -> tuple[Cards, ...]:
+    """A hold'em board as the ACPC wire shows it, one entry per round reached: no cards
+    preflop, then the flop (3 cards), the turn and the river (1 each).
+
+    >>> board_rounds(("2c", "3d", "4h", "5s"))
+    ((), ('2c', '3d', '4h'), ('5s',))
+    """
+    try:
+        reached = _ROUNDS_REACHED[len(board)]
+    except KeyError:
+        raise AcpcProtocolError(
+            f"a hold'em board has 0, 3, 4 or 5 cards, not {len(board)}: {board!r}."
+        ) from None
+    return ((), tuple(board[:3]), tuple(board[3:4]), tuple(board[4:5]))[:reached]
+
+
+_ROUNDS_REACHED = {0: 1, 3: 2, 4: 3, 5: 4}
 
 
 def committed_before_street(state: RoundState) -> int:

@@ -552,9 +552,8 @@ class RoundState(NamedTuple):
         )  # fmt: skip
 
     def _run_out(self) -> bool:
-        """ACPC: fewer than two seats can still bet, so the board runs out to the showdown."""
-        if self.rules.all_in_checks:
-            return False
+        """ACPC (the caller checks ``not all_in_checks``): fewer than two seats can still bet,
+        so the board runs out to the showdown."""
         able = sum(
             1 for seat, out in enumerate(self.folded) if not out and self.stacks[seat] > 0
         )

@@ -24,17 +24,15 @@ from fractions import Fraction
 from pathlib import Path
 
 from sdk.acpc import (
-    CALL,
-    FOLD,
-    RAISE,
     AcpcAction,
     LogState,
     Score,
+    action_to_wire,
+    board_rounds,
     format_log_state,
     format_score,
-    to_hand_total,
 )
-from sdk.actions import BidAction, CallAction, CheckAction, FoldAction, RaiseAction
+from sdk.actions import BidAction
 from sdk.pots import exact_pot_deltas
 
 from ..dealer import showdown_ranks
@@ -59,19 +57,9 @@ def _betting(w: Walk) -> tuple[tuple[AcpcAction, ...], ...]:
         while street < record.street:
             streets.append([])
             street = 3 if street == 0 else street + 1
-        state = w.before[index]
-        if isinstance(action, RaiseAction):
-            if state.rules.limit is not None:
-                streets[-1].append(RAISE)  # a limit raise has the round's one size
-            else:  # ACPC counts a raise over the whole hand; the kit over the street
-                before = state.contributions[state.actor] - state.pips[state.actor]
-                streets[-1].append(AcpcAction("r", to_hand_total(action.amount, before)))
-        elif isinstance(action, (CallAction, CheckAction)):
-            streets[-1].append(CALL)
-        elif isinstance(action, FoldAction):
-            streets[-1].append(FOLD)
-    rounds = {0: 1, 3: 2, 4: 3, 5: 4}[len(w.last.board)]
-    while len(streets) < rounds:  # an all-in: the board is dealt without betting
+        # The one conversion: a no-limit raise as the hand's total, a limit raise as `r`.
+        streets[-1].append(action_to_wire(w.before[index], action))
+    while len(streets) < len(board_rounds(w.last.board)):  # an all-in: dealt without betting
         streets.append([])
     return tuple(tuple(actions) for actions in streets)
 
@@ -94,15 +82,13 @@ def hand_to_acpc(w: Walk) -> str:
     """The ``STATE`` line of a replayed hand."""
     hand = w.hand
     seats = position_seats(hand.seats)
-    board = w.last.board
-    rounds = (board[:3], board[3:4], board[4:5])
     values = _values(w)
     return format_log_state(
         LogState(
             hand.number - 1,
             _betting(w),
             tuple(tuple(hand.hole_cards[s]) for s in seats),
-            ((), *(cards for cards in rounds if cards)),
+            board_rounds(w.last.board),
             tuple(_decimal(values[s]) for s in seats),
             tuple(hand.players[s] for s in seats),
         )
