@@ -252,12 +252,11 @@ class Match:
         """The action of the seat to act, whether the runner played it, and the reply's time
         (None when the bot was not asked)."""
         legal = state.legal_actions()
-        if len(legal) == 1 and (
-            CheckAction in legal or (BidAction in legal and state.bid_bounds()[1] == 0)
-        ):
+        only = state.only_move(legal)
+        if only is not None:
             # The only legal move: play it without a round trip; the history
             # travels with this player's next message.
-            return (_CHECK if CheckAction in legal else BidAction(0)), True, None
+            return only, True, None
         if player.seat.outstanding:  # the last hand's K first: one unanswered message per seat
             self._collect(player)
         if not player.reachable:

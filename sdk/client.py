@@ -86,8 +86,6 @@ class BotCaller:
         """How many times ``get_action`` raised (each answered with the default action)."""
         self.first_error: str | None = None
         """The first error's line, as written to stderr (after :data:`ERROR_PREFIX`)."""
-        self.first_traceback: str | None = None
-        """The first error's whole traceback."""
         self.on_error: Callable[[str], None] = _print_error
         """Called with each error's line; writes it to stderr unless replaced."""
 
@@ -101,8 +99,6 @@ class BotCaller:
         except Exception as error:
             fallback = state.default_action()
             self.errors += 1
-            if self.first_traceback is None:
-                self.first_traceback = traceback.format_exc()
             if self.errors <= _FULL_TRACEBACKS and self.on_error is _print_error:
                 traceback.print_exc()
             last_line = traceback.format_exception_only(error)[-1].strip()
@@ -221,14 +217,8 @@ class BotClient(BotCaller):
         self.seat = clause.seat
 
     def _on_hole_cards(self, clause: HoleCards) -> None:
-        if self.rules.seats == 2:  # the common case, without building a list
-            hands: Sequence[tuple[str, ...]] = (
-                (clause.cards, ()) if self.seat == 0 else ((), clause.cards)
-            )
-        else:
-            seats: list[tuple[str, ...]] = [()] * self.rules.seats
-            seats[self.seat] = clause.cards
-            hands = seats
+        hands: list[tuple[str, ...]] = [()] * self.rules.seats
+        hands[self.seat] = clause.cards
         self.round_state = RoundState.new_hand(self.rules, hands)
         self._new_round_pending = True
 

@@ -96,7 +96,7 @@ _TOSS_NEXT = {0: 2, 2: 3, 3: 4, 4: 5, 5: 6}
 _TOSS_DEALT = {0: 0, 2: 2, 3: 2, 4: 2, 5: 3, 6: 4}
 #: The hole cards a Toss Hold'em seat holds before it discards.
 TOSS_HOLE_CARDS = 3
-_CHECK, _CALL = CheckAction(), CallAction()
+_CHECK, _CALL, _BID_NOTHING = CheckAction(), CallAction(), BidAction(0)
 
 Cards = tuple[str, ...]
 
@@ -328,6 +328,19 @@ class RoundState(NamedTuple):
         if isinstance(action, DiscardAction):
             return _whole(action.index) and action.index in self.discard_indices()
         return True
+
+    def only_move(self, legal: frozenset[ActionType] | None = None) -> Action | None:
+        """The move the seat to act has no choice about (a check when it may only check, a
+        bid of 0 with an empty stack), which the engine plays without asking; None when the
+        seat has a choice.  ``legal`` may pass :meth:`legal_actions` when the caller has it."""
+        legal = self.legal_actions() if legal is None else legal
+        if len(legal) != 1:
+            return None
+        if CheckAction in legal:
+            return _CHECK
+        if BidAction in legal and self.bid_bounds()[1] == 0:
+            return _BID_NOTHING
+        return None
 
     def default_action(self) -> Action:
         """The move for a seat that did not answer properly: check, else fold (or bid 0).

@@ -70,11 +70,7 @@ class Walk:
 
     def only_move(self, index: int) -> bool:
         """Whether action ``index`` was the seat's only legal move (the runner plays those)."""
-        state = self.before[index]
-        legal = state.legal_actions()
-        return len(legal) == 1 and (
-            CheckAction in legal or (BidAction in legal and state.bid_bounds()[1] == 0)
-        )
+        return self.before[index].only_move() is not None
 
     def nobody_can_bet(self, index: int) -> bool:
         """Whether action ``index`` came when no bet was possible any more: nothing to call
