@@ -154,6 +154,15 @@ def run_scrimmage(
         )
     if sandbox and (problem := sandbox_problem()) is not None:
         raise UsageError(problem)
+    rules = config.rules
+    variant_hooks = rules.swap or rules.auction or rules.bounty or rules.discard
+    acpc_wired = [s.name for s in specs if s.program and speaks_acpc(s.program, rules)]
+    if variant_hooks and acpc_wired:
+        raise UsageError(
+            f"{', '.join(acpc_wired)} speak(s) the ACPC wire, which has no words for swaps, "
+            f"auctions, bounties or discards; play {rules.variant} over the MIT wire (remove "
+            '"protocol": "acpc" from commands.json, or add a commands.json), or an ACPC game.'
+        )
     python = choose_python(config.runner.python)  # a bad setting is refused before anything runs
     try:
         out_dir.mkdir(parents=True, exist_ok=True)

@@ -178,3 +178,16 @@ def test_an_mit_wire_bot_plays_an_acpc_game_where_the_board_runs_out(
     run_outs = [h for h in hands if h["showdown"] and len(h["board"]) == 5
                 and all(a["street"] == 0 for a in h["actions"])]  # fmt: skip
     assert run_outs, "no all-in before the flop in 300 hands of raise against raise"
+
+
+def test_an_acpc_wire_bot_is_refused_in_a_game_the_acpc_wire_cannot_carry(
+    make_bot: MakeBot, tmp_path: Path
+) -> None:
+    from local_runner.scrimmage import UsageError
+
+    bot = acpc_bot(make_bot, "acpcbot", ACPC_BOT, startme=False)  # "protocol": "acpc"
+    rules = Rules.for_variant("auction").replace(num_rounds=5)
+    specs = [BotSpec.parse(str(bot)), BotSpec.parse("builtin:raise")]
+    with pytest.raises(UsageError, match="no words for swaps, auctions"):
+        run_scrimmage(specs, ScrimmageConfig(rules=rules, seed=3), tmp_path / "out")
+    assert not (tmp_path / "out").exists()
