@@ -8,7 +8,6 @@ did, output past the log limit.  The CLI prints these lines; nothing here change
 
 from __future__ import annotations
 
-from collections import deque
 from pathlib import Path
 
 from .interpreter import BotPython
@@ -19,15 +18,19 @@ __all__ = ["CLOCK_WARNING_SHARE", "log_tail", "result_notes", "start_failure_lin
 #: A bot that used more than this share of its game clock is warned.
 CLOCK_WARNING_SHARE = 0.8
 _TAIL_LINES = 15
+_TAIL_BYTES = 16 * 1024
 
 
 def log_tail(path: Path, lines: int = _TAIL_LINES) -> list[str]:
-    """The last ``lines`` lines of a bot's log (empty if it cannot be read)."""
+    """The last ``lines`` lines of a bot's log (empty if it cannot be read); only the log's
+    last 16 KiB are read, so a full log costs no more than a short one."""
     try:
-        with path.open(encoding="utf-8", errors="replace") as file:
-            return [line.rstrip("\n") for line in deque(file, maxlen=lines)]
+        with path.open("rb") as file:
+            file.seek(max(file.seek(0, 2) - _TAIL_BYTES, 0))
+            text = file.read().decode("utf-8", errors="replace")
     except OSError:
         return []
+    return text.splitlines()[-lines:]
 
 
 def start_failure_lines(

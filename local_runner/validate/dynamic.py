@@ -21,6 +21,7 @@ from sdk.rules import Rules
 
 from ..bot_program import BotProgram
 from ..config import Limits, RunnerSettings, ScrimmageConfig
+from ..explain import log_tail
 from ..faults import FaultKind
 from ..records import MatchResult, PlayerResult
 from ..scrimmage import BotSpec, run_scrimmage
@@ -84,12 +85,7 @@ def skipped_dynamic_checks(reason: str) -> list[CheckResult]:
 
 def _log_tail(log: Path) -> str:
     """The last line the bot (or its build) printed, for hints."""
-    try:
-        with open(log, "rb") as file:
-            file.seek(max(file.seek(0, 2) - 4096, 0))
-            lines = file.read().decode(errors="replace").splitlines()
-    except OSError:
-        return ""
+    lines = log_tail(log, 40)
     printed = [line.strip() for line in lines if line.strip() and not line.startswith("---")]
     return f" Its output ended with: {printed[-1][:200]}" if printed else ""
 
