@@ -8,8 +8,10 @@ captures: each seat's lines through the relay, the dealer's stderr trace, log an
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
+import sys
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -43,6 +45,7 @@ from sdk.bot import Bot
 from sdk.gamedef import GameDef, parse_gamedef
 from sdk.states import GameState, RoundState, TerminalState
 
+ROOT = Path(__file__).resolve().parents[1]
 Lines = list[tuple[str, str]]
 
 
@@ -72,6 +75,43 @@ def load(folder: Path) -> Golden:
         stderr=(folder / "dealer.stderr").read_bytes().decode("ascii"),
         log=(folder / "dealer.log").read_bytes().decode("ascii"),
         stdout=(folder / "dealer.stdout").read_bytes().decode("ascii"),
+    )
+
+
+def live_match(
+    dealer_dir: Path, label: str, hands: int, seed: int, workdir: Path,
+    last_seat: list[str] | None = None,
+) -> Golden:
+    """Play one match of the real dealer in ``dealer_dir`` through the recording relay of
+    ``scripts/acpc_record.py`` and return it as a :class:`Golden`, after asserting that the
+    recorder saw no problem (a dealer warning, a player's output, a bad exit).
+
+    ``last_seat`` replaces the example player in the last seat with that command line, in
+    which the word ``PORT`` stands for the port and ``GAME`` for the game file's name; the
+    other seats are example players.
+    """
+    spec = importlib.util.spec_from_file_location("acpc_record", ROOT / "scripts/acpc_record.py")
+    assert spec is not None and spec.loader is not None
+    recorder = importlib.util.module_from_spec(spec)
+    sys.modules["acpc_record"] = recorder  # its dataclasses look their module up by name
+    spec.loader.exec_module(recorder)
+    file_name, text = recorder.game_text(dealer_dir, label)
+    players = recorder.GAMES[label][1]
+    commands: list[list[str] | None] = []
+    if last_seat is not None:
+        last = [file_name if word == "GAME" else word for word in last_seat]
+        commands = [None] * (players - 1) + [last]
+    recording = recorder.play(
+        dealer_dir, file_name, text, players, hands, seed, label, workdir, commands
+    )
+    assert recorder.problems(recording) == []
+    return Golden(
+        game=parse_gamedef(text),
+        names=list(recorder.NAMES[:players]),
+        seats=recording.seats,
+        stderr=recording.stderr,
+        log=recording.log,
+        stdout=recording.stdout,
     )
 
 

@@ -9,16 +9,12 @@ every line goes through the recording relay of ``scripts/acpc_record.py``.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
-from acpc_checks import Golden, check_all, check_client
-
-from sdk.gamedef import parse_gamedef
+from acpc_checks import check_all, check_client, live_match
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = os.environ.get("POKERBOTS_ACPC_DEALER")
@@ -37,15 +33,6 @@ KIT_BOT = (
 )
 
 
-def _recorder() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("acpc_record", ROOT / "scripts/acpc_record.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["acpc_record"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("bot", ["random", "checkcall"])
 @pytest.mark.parametrize("label", ["acpc-2pl", "acpc-3pl", "nolimit-2p-server", "acpc-2pn"])
 def test_kit_bot_plays_the_real_dealer(label: str, bot: str, tmp_path: Path) -> None:
@@ -53,28 +40,11 @@ def test_kit_bot_plays_the_real_dealer(label: str, bot: str, tmp_path: Path) -> 
     player (the SDK warns on stderr when it has to repair or replay); the recorded lines
     pass every codec check, and the kit seat's replies and per-hand results, replayed
     through the client, are the dealer's."""
-    recorder = _recorder()
-    folder = Path(str(FOLDER))
-    file_name, text = recorder.game_text(folder, label)
-    players = recorder.GAMES[label][1]
-    kit_slot = players - 1
     command = [
         sys.executable, "-c", KIT_BOT.format(root=str(ROOT)), bot,
-        "--protocol", "acpc", "--game", file_name, "127.0.0.1", "PORT",
+        "--protocol", "acpc", "--game", "GAME", "127.0.0.1", "PORT",
     ]
-    commands = [None] * kit_slot + [command]
-    recording = recorder.play(
-        folder, file_name, text, players, HANDS, 23, label, tmp_path, commands
-    )
-    assert recorder.problems(recording) == []
-    golden = Golden(
-        game=parse_gamedef(text),
-        names=list(recorder.NAMES[:players]),
-        seats=recording.seats,
-        stderr=recording.stderr,
-        log=recording.log,
-        stdout=recording.stdout,
-    )
+    golden = live_match(Path(str(FOLDER)), label, HANDS, 23, tmp_path, last_seat=command)
     hands = check_all(golden)
     assert sorted(hands) == list(range(HANDS))
     check_client(golden)

@@ -7,16 +7,13 @@ Runs only when ``POKERBOTS_ACPC_DEALER`` names a folder holding the ACPC server'
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import socket
 import subprocess
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
-from acpc_checks import Golden, check_all
+from acpc_checks import check_all, live_match
 
 from sdk.acpc import (
     VERSION_LINE,
@@ -31,7 +28,6 @@ from sdk.acpc import (
 )
 from sdk.gamedef import parse_gamedef
 
-ROOT = Path(__file__).resolve().parents[1]
 FOLDER = os.environ.get("POKERBOTS_ACPC_DEALER")
 pytestmark = pytest.mark.skipif(
     not FOLDER,
@@ -39,31 +35,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _recorder() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("acpc_record", ROOT / "scripts/acpc_record.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["acpc_record"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("label", ["acpc-2pl", "acpc-3pl", "nolimit-2p-server", "acpc-2pn"])
 def test_real_dealer_match_reads_with_the_codec(label: str, tmp_path: Path) -> None:
-    recorder = _recorder()
-    folder = Path(str(FOLDER))
-    file_name, text = recorder.game_text(folder, label)
-    players = recorder.GAMES[label][1]
-    recording = recorder.play(folder, file_name, text, players, 6, 11, label, tmp_path)
-    assert recorder.problems(recording) == []
-    golden = Golden(
-        game=parse_gamedef(text),
-        names=list(recorder.NAMES[:players]),
-        seats=recording.seats,
-        stderr=recording.stderr,
-        log=recording.log,
-        stdout=recording.stdout,
-    )
+    golden = live_match(Path(str(FOLDER)), label, 6, 11, tmp_path)
     hands = check_all(golden)
     assert sorted(hands) == list(range(6))
 
