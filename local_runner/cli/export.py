@@ -27,7 +27,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Write every hand of a run as a hand history: --format phh writes RUN_NAME.phhs "
             "(PokerKit's PHH, one table per hand), --format acpc writes RUN_NAME.log (the ACPC "
-            "dealer's STATE lines; no-limit hold'em only)."
+            "dealer's STATE lines; hold'em only: nlhe and the acpc-* games, not swap, auction, "
+            "bounty or toss)."
         ),
     )
     parser.add_argument("run_dir", type=Path, metavar="RUN", help="a run directory (--out of "

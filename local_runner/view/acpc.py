@@ -104,7 +104,7 @@ def write_acpc_log(run: Run, path: Path) -> int:
     if run.variant not in ACPC_VARIANTS:
         raise RunError(
             f"{run.directory} is a {run.variant} match; ACPC logs can only hold hold'em "
-            "(nlhe and the ACPC games; swaps, auctions and bounties have no ACPC form). "
+            "(nlhe and the ACPC games; swaps, auctions, bounties and tosses have no ACPC form). "
             "Export it as PHH instead: --format phh."
         )
     for name in run.names:
