@@ -15,6 +15,7 @@ from rich.table import Table
 
 from sdk.rules import VARIANTS
 
+from ..builtin_bots import BUILTIN_BOTS
 from ..config import ConfigError, ScrimmageConfig, load_config
 from ..duplicate import HALF_DIRECTORIES, DuplicateResult, run_duplicate
 from ..explain import result_notes, start_failure_lines
@@ -45,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Play a match between two bots (three in acpc-3pl). A BOT is a directory holding "
             "commands.json or "
-            "startme.sh, or builtin:NAME (random, checkcall, raise). With no BOT, the "
+            f"startme.sh, or builtin:NAME ({', '.join(BUILTIN_BOTS)}). With no BOT, the "
             f"repository's skeleton/ plays {DEFAULT_OPPONENT}; with one BOT, that bot does."
         ),
     )
