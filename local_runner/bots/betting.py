@@ -48,16 +48,19 @@ def fixed_raise(state: RoundState) -> RaiseAction:
     return RaiseAction(state.raise_bounds()[0])
 
 
-def raise_options(state: RoundState) -> list[RaiseAction]:
-    """The bets or raises worth comparing: the fixed one in limit, else half and a whole pot.
+def raise_options(state: RoundState) -> list[tuple[RaiseAction, float]]:
+    """The bets or raises worth comparing, each with its size as a share of the pot: the
+    fixed one in limit (its real share), else half and a whole pot (those fractions, which
+    the bounds may clamp).
 
     Empty when no raise is legal (the cap in limit, or nobody left to answer).
     """
     if RaiseAction not in state.legal_actions():
         return []
     if is_limit(state):
-        return [fixed_raise(state)]
-    return [pot_raise(state, size) for size in NO_LIMIT_SIZES]
+        action = fixed_raise(state)
+        return [(action, bet_share(state, action))]
+    return [(pot_raise(state, size), size) for size in NO_LIMIT_SIZES]
 
 
 def bet_share(state: RoundState, action: RaiseAction) -> float:
