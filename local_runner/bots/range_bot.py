@@ -239,10 +239,14 @@ class RangeBot(Bot):
             if kind is Kind.AGGRESSIVE:
                 table = sharpen(table, raise_share(past.before, past.action))
             strength = buckets(board)
-            self.ranges[past.seat].update([table[b] for b in strength], dead)
+            self._range_of(past.seat).update([table[b] for b in strength], dead)
         self._blur_swaps(round_state, round_state.street, dead)
-        for opponent in self.ranges.values():
+        for opponent in self.ranges.values() if self._seats > 2 else (self.range,):
             opponent.remove_cards(dead)
+
+    def _range_of(self, seat: int) -> WeightedRange:
+        """An opponent's range (heads-up always :attr:`range`, also before a hand starts)."""
+        return self.range if self._seats == 2 else self.ranges[seat]
 
     def _blur_swaps(self, round_state: RoundState, street: int, dead: list[str]) -> None:
         """Swap Hold'em: as each swap street is reached, part of the range turns random."""
@@ -287,6 +291,9 @@ class RangeBot(Bot):
 
     def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
         """Read the opponent, measure equity, choose among the actions by expected value."""
+        if len(round_state.stacks) != self._seats:
+            # Asked without handle_new_round (a test's crafted state): start the hand now.
+            self.handle_new_round(game_state, round_state, active)
         spend = self.budget.spend(game_state, round_state)
         if is_limit(round_state):
             spend = limit_spend(spend)
