@@ -87,10 +87,10 @@ _Seen = tuple[PastAction, Situation, Kind, tuple[str, ...]]
 TEMPERATURE = 0.06
 #: Limit games: a cooler softmax (this share of the pot plus a tenth of a big blind: the
 #: values differ by a few small bets), and this share of the Monte Carlo samples per
-#: decision (:func:`limit_spend`).  Measured on acpc-2pl (1,500 pairs each): 0.06 of the
-#: pot plus 0.1 big blind won about 520 mbb/hand against ``equity``, this about 810, and an
-#: almost greedy choice (0.01 plus 0.05) *lost* 330: the softmax also hedges the errors of
-#: the crude value model.
+#: decision (:func:`limit_spend`).  Measured on acpc-2pl (1,500 pairs each, the same
+#: deals) against ``equity``: 0.06 of the pot plus 0.1 big blind won about 520 mbb/hand,
+#: this about 810, 0.01 plus 0.1 about 930, and an almost greedy 0.01 plus 0.05 *lost* 330:
+#: the softmax also hedges the errors of the crude value model, so keep a margin.
 LIMIT_TEMPERATURE = 0.02
 LIMIT_TEMPERATURE_BLINDS = 0.1
 LIMIT_SAMPLE_SHARE = 0.5
@@ -342,7 +342,9 @@ class RangeBot(Bot):
 
         Showdown values ignore later betting (the usual pot-odds simplification);
         a bet wins the pot at once when the opponent folds, and otherwise plays
-        against the part of the range that does not fold.
+        against the part of the range that does not fold.  A showdown wins what the
+        opponent has put in and loses what we have, which differ after an auction
+        (the winner's payment is in its contribution alone).
         """
         rules, board = round_state.rules, round_state.board
         hand = round_state.hands[active]
@@ -353,8 +355,8 @@ class RangeBot(Bot):
         hit_now = 1.0 if bounty_hit(rank, hand, board) else 0.0
         their_hit = opponent_bounty_chance(board)
 
-        def showdown(level: int, equity_: float) -> float:
-            win, lose = showdown_stakes(rules, level, level, hit, their_hit)
+        def showdown(won: int, lost: int, equity_: float) -> float:
+            win, lose = showdown_stakes(rules, won, lost, hit, their_hit)
             return equity_ * win - (1.0 - equity_) * lose
 
         legal = round_state.legal_actions()
@@ -362,7 +364,7 @@ class RangeBot(Bot):
         if FoldAction in legal:
             options.append((FoldAction(), -float(put_in)))
         passive: Action = CheckAction() if CheckAction in legal else CallAction()
-        options.append((passive, showdown(theirs, mine)))
+        options.append((passive, showdown(theirs, put_in + round_state.continue_cost, mine)))
         if RaiseAction in legal:
             folds, continuing = self.fold_response(round_state, spend.frugal)
             if continuing is not None:
@@ -372,8 +374,9 @@ class RangeBot(Bot):
             fold_win, _ = showdown_stakes(rules, theirs, put_in, hit_now, 0.0)
             for action, size in raise_options(round_state):
                 level = put_in + action.amount - round_state.pips[active]
+                matched = theirs + action.amount - round_state.pips[1 - active]
                 fold = min(0.95, folds * math.sqrt(0.5 + size))
-                value = fold * fold_win + (1.0 - fold) * showdown(level, called)
+                value = fold * fold_win + (1.0 - fold) * showdown(matched, level, called)
                 options.append((action, value))
         return options
 
