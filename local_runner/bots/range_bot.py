@@ -400,7 +400,6 @@ class RangeBot(Bot):
             return 1.0, None
         return 1.0 - kept, WeightedRange.scaled(self.range, factors)
 
-
     # -- three seats and more -----------------------------------------------------
 
     def choose_in_field(self, round_state: RoundState, active: int, spend: Spend) -> Action:
