@@ -3,8 +3,11 @@ range per opponent with equity against the whole field at a 3-seat table."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -26,6 +29,7 @@ from local_runner.match import Match
 from local_runner.seats import InProcessSeat
 from sdk.actions import (
     Action,
+    BidAction,
     CallAction,
     CheckAction,
     FoldAction,
@@ -331,3 +335,42 @@ def test_harness_play_in_limit_is_reproducible() -> None:
         for _ in range(2)
     )
     assert first == second
+
+
+# -- the bottom of the ladder and the benchmark ---------------------------------
+
+
+def test_checkcall_bids_its_whole_stack_card_blind() -> None:
+    for hand in (("As", "Ad"), ("7c", "2d")):
+        state = spot(hand=hand, board=("2h", "7h", "Tc"), seat=1, variant="auction", auction=True)
+        action = decide(make_builtin("checkcall", 1), state)
+        assert action == BidAction(state.bid_bounds()[1]) and state.is_legal(action)
+
+
+def _bot_strength() -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bot_strength.py"
+    spec = importlib.util.spec_from_file_location("bot_strength", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bot_strength_chunks_pool_and_count_showdowns_as_zero() -> None:
+    bench = _bot_strength()
+    jobs = bench.plan(["nlhe", "acpc-3pl"], ["random", "checkcall", "equity"], 250, 100, 1)
+    heads_up = [job for job in jobs if job[0] == "nlhe"]
+    # Three pairings, each in chunks of 100, 100 and 50 pairs with different seeds.
+    assert len(heads_up) == 9 and sorted({job[2] for job in heads_up}) == [50, 100]
+    assert len({job[3] for job in heads_up if job[1] == ("random", "checkcall")}) == 3
+    lineups = [job[1] for job in jobs if job[0] == "acpc-3pl"]
+    assert lineups == [("random", "checkcall", "equity")] * 3
+    pieces = [bench.run_job(("nlhe", ("random", "checkcall"), 60, seed)) for seed in (1, 2)]
+    row = bench.heads_up_row("nlhe", "random", "checkcall", pieces, 1)
+    assert row["pairs"] == 120 and row["faults"] == {} and row["chunks"] == 2
+    for piece in pieces:
+        for plain, folds in zip(piece["first"], piece["first_folds"], strict=True):
+            assert folds in (0, plain)  # a showdown counts 0, a fold its chips
+    # Between two card-blind bots only random's folds as the small blind move money
+    # without a showdown: checkcall never folds.
+    assert row["showdowns_as_zero"]["mbb_per_hand"] >= 0
