@@ -7,8 +7,9 @@ here, once, as the MIT engines of each year decide it:
 
 * a new hand opens with ``P`` (the seat) and ``H`` (its cards), then ``G`` (its bounty rank,
   Bounty Hold'em; empty in Toss Hold'em);
-* every action (a discard too) is shown to every seat, except a sealed bid: the second bidder learns that
-  a bid was made (``A-1``), not its amount, until the auction's ``N`` shows both;
+* every action (a discard too) is shown to every seat, except a sealed bid: the second
+  bidder learns that a bid was made (``A-1``), not its amount, until the auction's ``N``
+  shows both;
 * ``B`` carries the whole board at each new street (once, when the board runs out to a
   showdown), followed in Swap Hold'em by ``U``, the seat's hand on the flop and the turn;
 * after an auction, ``P``, ``N`` (stacks, bids, the seat's hand) and ``B``;
@@ -52,8 +53,18 @@ _HIDDEN_BID = BidAction(HIDDEN_BID)
 class MitView:
     """One seat's MIT clauses, from the engine's records (see the module docstring)."""
 
-    __slots__ = ("rules", "_plain", "_bounty", "_toss", "_record", "_cursor", "_history",
-                 "_hand", "_board", "_updates_due")  # fmt: skip
+    __slots__ = (
+        "_board",
+        "_bounty",
+        "_cursor",
+        "_hand",
+        "_history",
+        "_plain",
+        "_record",
+        "_toss",
+        "_updates_due",
+        "rules",
+    )  # fmt: skip
 
     def __init__(self, rules: Rules) -> None:
         """A view of matches played with ``rules`` (they say which clauses a game has)."""
