@@ -56,9 +56,6 @@ MAX_FAULT_DETAILS = 50
 
 _FIRST_ERROR = re.compile(r"hand (\d+): get_action raised (.*?)(; sent .*)?$")
 
-_CHECK = CheckAction()
-
-
 @dataclass(frozen=True, slots=True)
 class MatchSettings:
     """The engine's own parameters (the game's are in :class:`sdk.rules.Rules`)."""
@@ -223,13 +220,14 @@ class Match:
             # The only legal move: play it without a round trip; the history
             # travels with this player's next message.
             return only, True, None
-        if player.seat.outstanding:  # the last hand's K first: one unanswered message per seat
+        bot = player.seat
+        if bot.outstanding:  # the last hand's K first: one unanswered message per seat
             self._collect(player)
-        if not player.reachable:  # the view keeps the history for a busy seat's next message
-            player.result.defaulted += 1
+        if player.out_of_time or not bot.alive or bot.busy:  # not reachable: the view keeps
+            player.result.defaulted += 1  # the history for a busy seat's next message
             return state.default_action(), True, None
         hand = record.number
-        player.seat.send(player.view.question(record, seat, state, player.clock), hand, ack=False)
+        bot.send(player.view.question(record, seat, state, player.clock), hand, False)
         reply = self._receive(player)
         player.result.decisions += 1
         if self.settings.record_reply_times and (
@@ -295,7 +293,7 @@ class Match:
                     )
                     self._fault(player, FaultKind.TIMEOUT, reply.hand, detail)
                     reply = Reply(reply.hand, None, reply.elapsed, reply.is_ack, reply.text)
-        if reply.is_ack and reply.action is not None and reply.action != _CHECK:
+        if reply.is_ack and reply.action is not None and type(reply.action) is not CheckAction:
             self._fault(
                 player, FaultKind.ILLEGAL, reply.hand,
                 f"answered the end of the hand with {reply.text or reply.action!r}, not K",
@@ -357,19 +355,20 @@ class Match:
         record.bounty_hits = terminal.bounty_hits
         for seat, player in enumerate(by_seat):
             player.result.bankroll += deltas[seat]
-        for seat, player in enumerate(by_seat):
-            if player.seat.outstanding:  # a seat not asked this hand still owes the last K
+            bot = player.seat
+            if bot.outstanding:  # a seat not asked this hand still owes the last K
                 self._collect(player)
-            if player.reachable:
+            if not (player.out_of_time or not bot.alive or bot.busy):  # reachable
                 message, answered = player.view.hand_end(record, seat, player.clock)
                 if answered:
-                    player.seat.send(message, record.number, ack=True)
+                    bot.send(message, record.number, True)
                 else:
-                    player.seat.tell(message, record.number)
+                    bot.tell(message, record.number)
             elif not player.gone:
                 # A busy bot gets this hand's end with its next message.
                 player.view.hold(record, seat)
-            self._flush_faults(player, record)
+            if player.hand_faults:  # (a call saved per seat and hand: the hot path)
+                self._flush_faults(player, record)
 
     # -- faults ------------------------------------------------------------
 

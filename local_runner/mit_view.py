@@ -80,9 +80,10 @@ class MitView:
         self._board: tuple[str, ...] = ()  # the board now (the auction's B)
         self._updates_due = False  # a swap street was dealt: U follows its swaps
 
-    # The entry points repeat their first lines rather than share a helper, and the message
-    # is the history list itself, its first slot kept for the clock: they run for every
-    # message of every in-process match, where each call or list copy costs about 1%.
+    # The two entry points repeat the plain game's loop (actions and boards) rather than call
+    # a helper, and the message is the history list itself, its first slot kept for the
+    # clock: they run for every message of every in-process match, where one more call per
+    # message costs about 1% (measured with callgrind, docs/performance.md).
 
     def question(
         self, record: HandRecord, seat: int, state: RoundState, clock: float
@@ -90,32 +91,55 @@ class MitView:
         """The clock and the history since the seat's last message: it must act."""
         if record is not self._record:
             self._open(record, seat)
-        if self._cursor < len(record.events):
-            self._catch_up(record.events, seat)
-        message = self._history
-        message[0] = Clock(max(clock, 0.0))
+        events = record.events
+        history = self._history
+        if self._plain:
+            end = len(events)
+            if self._cursor < end:
+                for event in events[self._cursor : end]:
+                    if type(event) is ActionEvent:
+                        history.append(event.action)
+                    elif type(event) is StreetEvent:
+                        _append_board(history, event.board)
+                self._cursor = end
+        else:
+            self._catch_up(events, seat)
+        history[0] = Clock(max(clock, 0.0))
         self._history = [_CLOCK_SLOT]
-        return message
+        return history
 
     def hand_end(self, record: HandRecord, seat: int, clock: float) -> tuple[list[Clause], bool]:
         """The clock, the rest of the hand and its result; answered with ``K``."""
         if record is not self._record:
             self._open(record, seat)
-        if self._cursor < len(record.events):
-            self._catch_up(record.events, seat)
-        message = self._history
-        message[0] = Clock(max(clock, 0.0))
+        events = record.events
+        history = self._history
+        if self._plain:
+            end = len(events)
+            if self._cursor < end:
+                for event in events[self._cursor : end]:
+                    if type(event) is ActionEvent:
+                        history.append(event.action)
+                    elif type(event) is StreetEvent:
+                        _append_board(history, event.board)
+                self._cursor = end
+        else:
+            self._catch_up(events, seat)
+        history[0] = Clock(max(clock, 0.0))
         self._history = [_CLOCK_SLOT]
-        self._close(message, record, seat)
-        return message, True
+        if record.showdown and len(record.players) == 2:
+            history.append(OpponentHand(record.final_hands[1 - seat]))
+        history.append(Delta(record.deltas[seat]))
+        if self._bounty:
+            history.append(_bounty_hits(record, seat))
+        self._record = None  # the hand is over: the next record opens a new one
+        return history, True
 
     def hold(self, record: HandRecord, seat: int) -> None:
         """Add the rest of the finished hand and its result to the history not yet sent."""
-        if record is not self._record:
-            self._open(record, seat)
-        if self._cursor < len(record.events):
-            self._catch_up(record.events, seat)
-        self._close(self._history, record, seat)
+        message, _ = self.hand_end(record, seat, 0.0)
+        message[0] = _CLOCK_SLOT  # the next message's clock goes here; the rest waits for it
+        self._history = message
 
     def read(self, text: str) -> Action:
         """The action in a reply line; :class:`~sdk.protocol.ProtocolError` if it is none."""
@@ -123,9 +147,11 @@ class MitView:
 
     def _open(self, record: HandRecord, seat: int) -> None:
         """A new hand: the seat, its cards, its bounty rank."""
-        self._record, self._cursor = record, 0
+        self._record = record
+        self._cursor = 0
         hand = record.dealt[seat]
-        self._hand, self._board, self._updates_due = hand, (), False
+        if not self._plain:  # what _catch_up follows
+            self._hand, self._board, self._updates_due = hand, (), False
         history = self._history
         history.append(Position(seat))
         history.append(HoleCards(hand))
@@ -134,29 +160,13 @@ class MitView:
         elif self._toss:  # the MIT 2026 engine's empty G
             history.append(RoundStart())
 
-    def _close(self, clauses: list[Clause], record: HandRecord, seat: int) -> None:
-        """The hand's result: the opponent's cards at a heads-up showdown, the delta, the
-        bounty hits; the next record opens a new hand."""
-        if record.showdown and len(record.players) == 2:
-            clauses.append(OpponentHand(record.final_hands[1 - seat]))
-        clauses.append(Delta(record.deltas[seat]))
-        if self._bounty:
-            clauses.append(_bounty_hits(record, seat))
-        self._record = None
-
     def _catch_up(self, events: Sequence[Event], seat: int) -> None:
-        """Turn the events the seat has not seen yet into clauses."""
+        """Turn the events the seat has not seen yet into clauses, in a game with swaps or
+        an auction (what a seat sees of them is its own)."""
         cursor, end = self._cursor, len(events)
         self._cursor = end
         history = self._history
         append = history.append
-        if self._plain:  # the hot path: exact type checks, no per-action flags
-            for event in events[cursor:end]:
-                if type(event) is ActionEvent:
-                    append(event.action)
-                elif type(event) is StreetEvent:
-                    _append_board(history, event.board)
-            return
         for event in events[cursor:end]:
             if type(event) is ActionEvent:
                 if self._updates_due:
