@@ -154,9 +154,10 @@ def run_scrimmage(
     if seats > 2 and mit_wired:
         raise UsageError(
             f"{', '.join(mit_wired)} would play over the MIT wire protocol, which seats two "
-            f"players; at a {seats}-seat table a bot speaks the ACPC wire: add "
-            '"protocol": "acpc" to its commands.json (a kit bot then plays it through '
-            'run_bot, or give it --protocol acpc), or start it from a startme.sh alone.'
+            f"players; at a {seats}-seat table a bot speaks the ACPC wire: put "
+            '"protocol": "acpc" in its commands.json and have it speak that wire (a kit bot: '
+            '--protocol acpc in its run command, or run_bot(..., protocol="acpc")), or start '
+            "it from a startme.sh alone."
         )
     if sandbox and (problem := sandbox_problem()) is not None:
         raise UsageError(problem)
