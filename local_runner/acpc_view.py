@@ -53,9 +53,12 @@ class AcpcView:
         self._cursor = 0
         self._seat = 0
         self._lines: list[str] = []  # not yet sent
-        self._betting: list[list[AcpcAction]] = []
-        self._board: Cards = ()
+        # The state as the wire shows it, kept ready for the next line (a 3-seat hand writes
+        # some thirty lines): betting per round, board per round, hole cards by position.
+        self._betting: list[tuple[AcpcAction, ...]] = []
+        self._rounds: tuple[Cards, ...] = ((),)
         self._holes: list[Cards] = []  # by seat; () where this seat cannot see them
+        self._shown: tuple[Cards, ...] = ()  # the same by position
         self._folded: list[bool] = []
         self._dirty = False  # the state changed since the last line
 
@@ -82,6 +85,7 @@ class AcpcView:
             for other, folded in enumerate(self._folded):
                 if not folded:
                     self._holes[other] = record.final_hands[other]
+            self._show()
         self._flush()
         self._record = None
         self._state = None  # nothing to answer until the next question
@@ -105,38 +109,42 @@ class AcpcView:
         for event in events[self._cursor :]:
             if type(event) is ActionEvent:
                 self._flush()  # the state this action was played in
-                self._betting[-1].append(action_to_wire(event.state, event.action))
+                self._betting[-1] += (action_to_wire(event.state, event.action),)
                 if type(event.action) is FoldAction:
                     self._folded[event.seat] = True
                 self._dirty = True
             elif type(event) is StreetEvent:  # a new round (each one when the board runs out)
-                self._board = event.board
-                while len(self._betting) < len(board_rounds(event.board)):
-                    self._betting.append([])
+                self._rounds = board_rounds(event.board)
+                while len(self._betting) < len(self._rounds):
+                    self._betting.append(())
         self._cursor = len(events)
 
     def _open(self, record: HandRecord, seat: int) -> None:
         """A new hand: the seat sees its own cards; its first line is owed."""
         count = len(record.players)
         self._record, self._cursor, self._seat = record, 0, seat
-        self._betting, self._board = [[]], ()
+        self._betting, self._rounds = [()], ((),)
         self._holes = [()] * count
         self._holes[seat] = record.dealt[seat]
+        self._show()
         self._folded = [False] * count
         self._dirty = True
+
+    def _show(self) -> None:
+        """The hole cards the seat sees, by position."""
+        count = len(self._holes)
+        self._shown = tuple(self._holes[seat_of_position(p, count)] for p in range(count))
 
     def _flush(self) -> None:
         """Write the line of the state as it is now, if it changed since the last line."""
         if not self._dirty or self._record is None:
             return
-        count = len(self._holes)
-        rounds = board_rounds(self._board)
         self.current = MatchState(
-            position_of_seat(self._seat, count),
+            position_of_seat(self._seat, len(self._shown)),
             self._record.number - 1,  # the dealer counts hands from 0
-            tuple(tuple(actions) for actions in self._betting),
-            tuple(self._holes[seat_of_position(position, count)] for position in range(count)),
-            rounds[: len(self._betting)],
+            tuple(self._betting),
+            self._shown,
+            self._rounds,
         )
         self._lines.append(format_match_state(self.current))
         self._dirty = False
