@@ -21,8 +21,10 @@ import pytest
 from conftest import MakeBot
 from test_acpc_seat import ACPC_BOT, acpc_bot
 
+from local_runner.acpc_seat import AcpcSocketSeat
 from local_runner.config import ScrimmageConfig
 from local_runner.scrimmage import BotSpec, run_scrimmage
+from local_runner.seat_view import Message
 from sdk.rules import Rules
 
 MIT_RANDOM = """
@@ -75,6 +77,33 @@ def test_pokerbots_scrimmage_plays_three_acpc_bots_over_sockets_with_logs_stats_
     assert (out / "gamelog.txt").read_text().startswith("6.9630 MIT Pokerbots - listed vs started")
     assert (out / "bankroll.png").stat().st_size > 1000
     assert "chump" in run.stdout and "mbb/hand" in run.stdout
+
+
+def test_no_acpc_seat_is_sent_a_line_while_it_owes_a_reply(
+    make_bot: MakeBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The ACPC dealer never writes to a seat that is to act before it answers; neither does
+    # the kit (lines that ask for nothing travel with the next question or the hand's end).
+    writes: list[tuple[str, int, int]] = []  # (bot, hand, replies owed) at every write
+    send, tell = AcpcSocketSeat.send, AcpcSocketSeat.tell
+
+    def watched_send(self: AcpcSocketSeat, message: Message, hand: int, ack: bool) -> None:
+        writes.append((self.name, hand, self.outstanding))
+        send(self, message, hand, ack)
+
+    def watched_tell(self: AcpcSocketSeat, message: Message, hand: int) -> None:
+        writes.append((self.name, hand, self.outstanding))
+        tell(self, message, hand)
+
+    monkeypatch.setattr(AcpcSocketSeat, "send", watched_send)
+    monkeypatch.setattr(AcpcSocketSeat, "tell", watched_tell)
+    bots = [acpc_bot(make_bot, name, ACPC_BOT) for name in ("a", "b", "c")]
+    rules = Rules.for_variant("acpc-3pl").replace(num_rounds=200)
+    result = run_scrimmage([BotSpec.parse(str(b)) for b in bots],
+                           ScrimmageConfig(rules=rules, seed=5), tmp_path / "out")  # fmt: skip
+    assert all(p.fault_counts == {} for p in result.players)
+    assert len(writes) > 200 * 3  # every seat is told every hand's end, at least
+    assert [write for write in writes if write[2]] == []
 
 
 def test_a_mixed_table_plays_the_same_hands_as_an_all_mit_table(
