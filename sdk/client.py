@@ -197,10 +197,11 @@ class BotClient(BotCaller):
 
     def _apply_action(self, action: Action) -> None:
         state = self.round_state
-        if not isinstance(state, RoundState):
+        # `type(...) is`: the client makes its own states, and this runs for every action.
+        if type(state) is not RoundState:
             raise ProtocolError(f"action {action!r} arrived outside a hand.")
         if (
-            isinstance(action, BidAction)
+            type(action) is BidAction
             and state.actor != self.seat
             and state.bids[self.seat] is None
         ):
