@@ -613,7 +613,7 @@ class RoundState(NamedTuple):
         """
         hits = self._bounty_hits()
         deltas = hand_deltas(self.rules, self.stacks, winner, hits)
-        return TerminalState(deltas, self, hits, None)
+        return _new_state(TerminalState, (deltas, self, hits, None))
 
     def settle_ranks(self, ranks: Sequence[int | None]) -> TerminalState:
         """The showdown result for any number of seats: a rank per seat (higher is better;
