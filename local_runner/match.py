@@ -41,7 +41,7 @@ from sdk.protocol import (
     RoundStart,
     UpdatedHand,
 )
-from sdk.rules import Rules
+from sdk.rules import MAX_SEATS, Rules
 from sdk.states import RoundState, TerminalState
 
 from .dealer import Deal, bounty_ranks, deal_hand, showdown_ranks, showdown_winner
@@ -67,6 +67,11 @@ MAX_FAULT_DETAILS = 50
 _FIRST_ERROR = re.compile(r"hand (\d+): get_action raised (.*?)(; sent .*)?$")
 
 _CHECK = CheckAction()
+#: The position clauses, made once (clauses are immutable).
+_POSITIONS = tuple(Position(seat) for seat in range(MAX_SEATS))
+#: Records made per action are built with ``tuple.__new__``, cheaper than a named tuple's
+#: own constructor.
+_new = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +215,7 @@ class Match:
         )
         pending = tuple(
             [
-                [*player.take_backlog(), Position(seat), HoleCards(deal.holes[seat])]
+                [*player.take_backlog(), _POSITIONS[seat], HoleCards(deal.holes[seat])]
                 for seat, player in enumerate(by_seat)
             ]
         )
@@ -225,7 +230,7 @@ class Match:
         while isinstance(state, RoundState):
             active = state.actor
             action, forced, seconds = self._decide(by_seat[active], state, pending[active], number)
-            events.append(ActionEvent(active, action, state, forced, seconds))
+            events.append(_new(ActionEvent, (active, action, state, forced, seconds)))
             before = state
             state = state.proceed(action)
             if isinstance(action, BidAction) and before.bids[1 - active] is None:
@@ -252,7 +257,7 @@ class Match:
         """The action of the seat to act, whether the runner played it, and the reply's time
         (None when the bot was not asked)."""
         legal = state.legal_actions()
-        only = state.only_move(legal)
+        only = state.only_move(legal) if len(legal) == 1 else None  # most decisions: a choice
         if only is not None:
             # The only legal move: play it without a round trip; the history
             # travels with this player's next message.

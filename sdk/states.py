@@ -408,7 +408,7 @@ class RoundState(NamedTuple):
         # One unpacking instead of many attribute reads, and `type(...) is` rather than
         # isinstance (actions are final classes): this is the innermost loop of every
         # engine and client.
-        (button, street, pips, stacks, hands, board, _, rules, auction, bids, bounties,
+        (button, street, pips, stacks, hands, board, previous, rules, auction, bids, bounties,
          actor, opener, folded, raises, last_raise) = self  # fmt: skip
         kind = type(action)
         if kind is CheckAction:
@@ -429,7 +429,15 @@ class RoundState(NamedTuple):
         elif kind is FoldAction:
             folded = _put(folded, actor, True)
             if folded.count(False) == 1:
-                return self._fold_win(folded)
+                # The last round state is the one the fold was made in, with the fold marked.
+                marked: RoundState = _new_state(
+                    RoundState,
+                    (
+                        button, street, pips, stacks, hands, board, previous, rules, auction,
+                        bids, bounties, actor, opener, folded, raises, last_raise,
+                    ),
+                )  # fmt: skip
+                return marked._fold_win()
         elif kind is BidAction:
             return self._bid(actor, action.amount)  # type: ignore[union-attr]
         elif kind is DiscardAction:
@@ -581,17 +589,16 @@ class RoundState(NamedTuple):
         )
         return able < 2
 
-    def _fold_win(self, folded: tuple[bool, ...]) -> TerminalState:
-        """The hand ends: every seat but one has folded."""
+    def _fold_win(self) -> TerminalState:
+        """The hand ends: every seat but one has folded (this state has the last fold marked)."""
         hits = self._bounty_hits()
+        folded = self.folded
         deltas: tuple[int, ...]
         if len(folded) == 2:
             deltas = hand_deltas(self.rules, self.stacks, folded.index(False), hits)
         else:
             deltas = pot_deltas(self.contributions, folded)
-        # The last round state is the one the fold was made in, with the fold marked.
-        marked = _new_state(RoundState, (*self[:13], folded, self.raises, self.last_raise))
-        return _new_state(TerminalState, (deltas, marked, hits, self.actor))
+        return _new_state(TerminalState, (deltas, self, hits, self.actor))
 
     def _bounty_hits(self) -> tuple[bool | None, ...]:
         if self.rules.bounty is None:
