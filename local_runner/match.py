@@ -56,6 +56,11 @@ MAX_FAULT_DETAILS = 50
 
 _FIRST_ERROR = re.compile(r"hand (\d+): get_action raised (.*?)(; sent .*)?$")
 
+#: Records made per action are built with ``tuple.__new__``, cheaper than a named tuple's
+#: own constructor.
+_new = tuple.__new__
+
+
 @dataclass(frozen=True, slots=True)
 class MatchSettings:
     """The engine's own parameters (the game's are in :class:`sdk.rules.Rules`)."""
@@ -195,7 +200,7 @@ class Match:
         while isinstance(state, RoundState):
             active = state.actor
             action, forced, seconds = self._decide(by_seat[active], active, state, record)
-            events.append(ActionEvent(active, action, state, forced, seconds))
+            events.append(_new(ActionEvent, (active, action, state, forced, seconds)))
             before = state
             state = state.proceed(action)
             if isinstance(state, RoundState):
@@ -215,7 +220,7 @@ class Match:
         """The action of the seat to act, whether the runner played it, and the reply's time
         (None when the bot was not asked)."""
         legal = state.legal_actions()
-        only = state.only_move(legal)
+        only = state.only_move(legal) if len(legal) == 1 else None  # most decisions: a choice
         if only is not None:
             # The only legal move: play it without a round trip; the history
             # travels with this player's next message.

@@ -40,7 +40,7 @@ from sdk.protocol import (
     UpdatedHand,
     decode_action,
 )
-from sdk.rules import Rules
+from sdk.rules import MAX_SEATS, Rules
 from sdk.states import RoundState
 
 from .records import ActionEvent, AuctionEvent, Event, HandRecord, StreetEvent, SwapEvent
@@ -153,7 +153,7 @@ class MitView:
         if not self._plain:  # what _catch_up follows
             self._hand, self._board, self._updates_due = hand, (), False
         history = self._history
-        history.append(Position(seat))
+        history.append(_POSITIONS[seat])
         history.append(HoleCards(hand))
         if self._bounty:
             history.append(BountyRank(record.bounties[seat] or ""))
@@ -221,6 +221,8 @@ def _append_board(history: list[Clause], board: tuple[str, ...]) -> None:
         history.append(clause)
 
 
+#: The position clauses, made once (clauses are immutable).
+_POSITIONS = tuple(Position(seat) for seat in range(MAX_SEATS))
 _CLOCK_SLOT = Clock(0.0)  # replaced by the seat's clock when its message is sent
 _last_board = [Board(())]  # one-entry memo of _append_board: reading or replacing it is atomic
 
