@@ -5,7 +5,8 @@ of ``round_state.legal_actions()`` (raises, bids and discards within their bound
 changes with ``python -m pytest`` and play a match with ``pokerbots scrimmage .``.
 
 The engine starts the bot as ``python3 player.py [HOST] PORT`` (see commands.json and
-startme.sh); everything it needs is in this folder: the SDK is vendored in ``sdk/``.
+startme.sh; an ACPC bot adds ``--protocol acpc``); everything it needs is in this folder:
+the SDK is vendored in ``sdk/``.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from sdk.bot import Bot
 from sdk.runner import parse_args, run_bot
 from sdk.states import GameState, RoundState, TerminalState
 
-#: The game this bot is written for (nlhe, swap, auction, bounty or toss).  The runner's
-#: rules, when it hands them over, take precedence; the bot plays every variant.
+#: The game this bot is written for (nlhe, swap, auction, bounty, toss, or an ACPC game:
+#: acpc-2pl, acpc-2pn, acpc-3pl).  The runner's rules, or an ACPC game file given with
+#: --game, take precedence; the bot plays every variant.
 VARIANT = {{ cookiecutter.variant|tojson }}
 
 RANKS = "23456789TJQKA"
