@@ -16,10 +16,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sdk.rules import MIT_VARIANTS, Rules
 
 from ..metadata import PROFILES, declared_profile, metadata_path
+
+if TYPE_CHECKING:
+    from .acpc_matches import AcpcGame
 
 __all__ = [
     "ACPC_HANDS_PER_MATCH",
@@ -124,8 +128,10 @@ def _says_acpc(commands: Path) -> bool:
     return isinstance(data, dict) and data.get("protocol") == "acpc"
 
 
-def describe(profile: str, variant: str) -> str:
-    """One line naming the competition checked against."""
+def describe(profile: str, variant: str, game: AcpcGame | None = None) -> str:
+    """One line naming the competition checked against, and the ACPC game played."""
+    if game is not None:
+        return f"the ACPC server's validate_submission.pl, playing {game.label}"
     if profile == "mit":
         return mit_season(variant).label
     return f"ACPC 2009 rules (smoke match plays the kit's {variant})"
