@@ -190,13 +190,18 @@ def check_acpc_matches(matches: list[SmokeMatch], game: AcpcGame,
     if defaulted:
         faults += f"; then {defaulted} of its decisions were played by default without asking it"
     if faults:
+        tail = log_tail_hint(faulty_match(matches, PLAY_FAULTS).log)
+        wire = ("Speak the ACPC wire (VERSION:2.0.0 first, then echo each state you answer, "
+                "followed by ':' and one legal action), and answer only when it is your turn.")
+        if "MATCHSTATE" in tail and "clause" in tail:  # the kit's MIT client read the wire
+            wire = ("The bot reads the MIT wire, but the ACPC dealer sends MATCHSTATE lines: "
+                    "start it with --protocol acpc (in startme.sh: exec python3 player.py "
+                    '--protocol acpc "$@"), or make it with `pokerbots new DIR --set '
+                    "variant=acpc-2pn`.")
         return CheckResult.failed(
             name, f"Faults in the ACPC matches ({_played(matches, game)}): {faults}; first, "
                   f"{first_fault_detail(matches, PLAY_FAULTS)}. The ACPC server's check fails "
-                  "on any warning of its dealer.",
-            "Speak the ACPC wire (VERSION:2.0.0 first, then echo each state you answer, "
-            "followed by ':' and one legal action), and answer only when it is your turn. "
-            f"{LOG_HINT}{log_tail_hint(faulty_match(matches, PLAY_FAULTS).log)}")
+                  "on any warning of its dealer.", f"{wire} {LOG_HINT}{tail}")
     complaints = [line for match in matches for line in sdk_complaints(match.log)]
     if complaints:
         return CheckResult.warned(
