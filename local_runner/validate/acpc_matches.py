@@ -200,7 +200,8 @@ def check_acpc_matches(matches: list[SmokeMatch], game: AcpcGame,
                     "variant=acpc-2pn`.")
         return CheckResult.failed(
             name, f"Faults in the ACPC matches ({_played(matches, game)}): {faults}; first, "
-                  f"{first_fault_detail(matches, PLAY_FAULTS)}. The ACPC server's check fails "
+                  f"{first_fault_detail(matches, PLAY_FAULTS).rstrip('.')}. The ACPC server's "
+                  "check fails "
                   "on any warning of its dealer.", f"{wire} {LOG_HINT}{tail}")
     complaints = [line for match in matches for line in sdk_complaints(match.log)]
     if complaints:
@@ -278,7 +279,7 @@ def run_acpc_checks(
             checks += [CheckResult.skipped(n, "The bot never connected.")
                        for n in ACPC_CHECKS[2:-1]]
         else:
-            checks += [check_acpc_matches(matches, game, options.acpc_hands),
+            checks += [check_acpc_matches(matches, game),
                        check_acpc_result(matches, moments, game),
                        check_reply_times(matches, game.rules, options),
                        check_memory(matches, options.memory_limit)]
