@@ -14,6 +14,8 @@ from pathlib import Path
 
 from rich.console import Console
 
+from sdk.rules import MIT_VARIANTS
+
 from ..new import (
     BOT_NAME_PATTERN,
     DEFAULT_ANSWERS,
@@ -248,9 +250,17 @@ def run(args: argparse.Namespace) -> int:
         return 0
     shown = str(project)
     console.print(styled("Created the bot ", (shown, "bold"), ". Next steps:"))
+    scrimmage = (f"pokerbots scrimmage {shown}", "play a match against builtin:random")
+    metadata = readme_answers(project) or {}
+    if "game" in metadata:  # an ACPC bot of a game file plays that game
+        scrimmage = (f"pokerbots scrimmage {shown} builtin:chump --game {shown}/"
+                     f"{metadata['game']}", "play the ACPC server's chump in its game")
+    elif metadata.get("variant", "nlhe") not in MIT_VARIANTS:
+        scrimmage = (f"pokerbots scrimmage {shown} builtin:chump --variant "
+                     f"{metadata['variant']}", "play the ACPC server's chump")
     for command, why in (
         (f"cd {shown} && python -m pytest", "run the bot's own tests"),
-        (f"pokerbots scrimmage {shown}", "play a match against builtin:random"),
+        scrimmage,
         (f"pokerbots validate {shown}", "check it the way the competition server will"),
     ):
         console.print(styled(f"  {command}  ", (f"# {why}", "dim")))

@@ -24,7 +24,7 @@ from ..config import Limits, RunnerSettings, ScrimmageConfig
 from ..explain import log_tail
 from ..faults import FaultKind
 from ..records import MatchResult, PlayerResult
-from ..scrimmage import BotSpec, run_scrimmage
+from ..scrimmage import BotSpec, UsageError, run_scrimmage
 from .checks import CheckResult, format_bytes
 from .options import ValidateOptions
 from .processes import check_cleanup
@@ -395,7 +395,13 @@ def run_dynamic_checks(
     matches are shorter.  ``profile`` chooses how the bot is started.
     """
     program = bot_program(bot_root, profile)
-    matches = play_smoke_matches(program, rules, options, work / "runs")
+    try:
+        matches = play_smoke_matches(program, rules, options, work / "runs")
+    except UsageError as error:  # the runner cannot seat this bot in this game
+        checks = skipped_dynamic_checks("The smoke match could not be played.")
+        checks[2] = CheckResult.failed("smoke_match", str(error),
+                                       "Validate the game the bot is written for (--variant).")
+        return checks, {}
     checks = [check_build(matches, program, options.build_timeout)]
     if checks[-1].status == "fail":
         checks += [CheckResult.skipped(name, "The build failed.") for name in DYNAMIC_CHECKS[1:-1]]
