@@ -131,6 +131,20 @@ def test_the_command_line_makes_a_bot_of_a_game_file(tmp_path: Path) -> None:
     assert completed.returncode == 0, completed.stderr
     metadata = parse_readme((tmp_path / "bot" / "README").read_text(encoding="utf-8"))
     assert (metadata.variant, metadata.game) == ("acpc-3pl", "holdem-limit-3p.game")
+    assert "pokerbots scrimmage bot builtin:chump --game bot/holdem-limit-3p.game" in \
+        completed.stdout  # the next steps play the bot's own game
+
+
+def test_an_acpc_bot_is_refused_in_an_mit_game_with_a_sentence(
+    acpc_bots: dict[str, Path], tmp_path: Path
+) -> None:
+    from local_runner.scrimmage import UsageError
+
+    specs = [BotSpec.parse(str(acpc_bots["acpc-2pn"])), BotSpec.parse("builtin:chump")]
+    rules = Rules.for_variant("nlhe").replace(num_rounds=5)
+    with pytest.raises(UsageError, match=r"checks after an all-in; play an ACPC game \(--variant"):
+        run_scrimmage(specs, ScrimmageConfig(rules=rules, seed=1), tmp_path / "out")
+    assert not (tmp_path / "out").exists()
 
 
 def test_commands_json_without_a_protocol_follows_the_profile(tmp_path: Path) -> None:

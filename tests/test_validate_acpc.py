@@ -210,6 +210,18 @@ def test_an_mit_wire_bot_entered_in_an_acpc_game_is_told_to_speak_the_acpc_wire(
                                  "MATCHSTATE lines: start it with --protocol acpc")
 
 
+def test_an_acpc_bot_validated_in_an_mit_game_fails_with_the_runners_sentence(
+    tmp_path: Path
+) -> None:
+    made = pokerbots("new", "acpc-bot", "--no-input", "--set", "variant=acpc-2pl", *TEAM,
+                     cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    report = validate(tmp_path / "acpc-bot", ValidateOptions(variant="nlhe", hands=5))
+    check = report["smoke_match"]
+    assert check.status == "fail" and "speak(s) the ACPC wire" in check.message
+    assert report["build"].status == "skip"
+
+
 def test_a_missing_game_named_by_readme_fails_with_a_sentence(tmp_path: Path) -> None:
     made = pokerbots("new", "server-bot", "--no-input", "--game", str(SERVER_NOLIMIT), *TEAM,
                      cwd=tmp_path)

@@ -8,6 +8,7 @@ checks themselves are pure functions that tests can feed directly.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import re
@@ -19,7 +20,7 @@ from typing import Any
 from sdk.client import WARNING_PREFIX
 from sdk.rules import Rules
 
-from ..bot_program import BotProgram
+from ..bot_program import BotDirectoryError, BotProgram
 from ..config import Limits, RunnerSettings, ScrimmageConfig
 from ..explain import log_tail
 from ..faults import FaultKind
@@ -379,8 +380,13 @@ def bot_program(bot_root: Path, profile: str) -> BotProgram:
     Raises BotDirectoryError when the bot folder does not say.
     """
     if profile == "acpc" and (bot_root / "startme.sh").is_file():
+        protocol = "auto"  # the wire of the game, unless commands.json names the bot's own
+        if (bot_root / "commands.json").is_file():
+            # A broken commands.json is the commands_json check's; startme.sh is what runs.
+            with contextlib.suppress(BotDirectoryError):
+                protocol = BotProgram.from_directory(bot_root).protocol
         return BotProgram(bot_root.resolve(), (), ("./startme.sh",), append_host=True,
-                          source="startme.sh")
+                          source="startme.sh", protocol=protocol)
     return BotProgram.from_directory(bot_root)
 
 
