@@ -161,13 +161,17 @@ def run_scrimmage(
         )
     if sandbox and (problem := sandbox_problem()) is not None:
         raise UsageError(problem)
-    variant_hooks = rules.swap or rules.auction or rules.bounty or rules.discard
+    # The MIT games' checks after an all-in have no place on the ACPC wire either.
+    variant_hooks = rules.swap or rules.auction or rules.bounty or rules.discard \
+        or rules.all_in_checks  # fmt: skip
     acpc_wired = [s.name for s in specs if s.program and speaks_acpc(s.program, rules)]
     if variant_hooks and acpc_wired:
         raise UsageError(
             f"{', '.join(acpc_wired)} speak(s) the ACPC wire, which has no words for swaps, "
-            f"auctions, bounties or discards; play {rules.variant} over the MIT wire (remove "
-            '"protocol": "acpc" from commands.json, or add a commands.json), or an ACPC game.'
+            f"auctions, bounties, discards or the MIT games' checks after an all-in; play an "
+            f"ACPC game (--variant acpc-2pl, acpc-2pn or acpc-3pl, or --game FILE), or play "
+            f'{rules.variant} over the MIT wire (remove "protocol": "acpc" from commands.json '
+            "and --protocol acpc from its run command)."
         )
     python = choose_python(config.runner.python)  # a bad setting is refused before anything runs
     try:
