@@ -25,6 +25,7 @@ from sdk.acpc import (
     action_to_wire,
     board_rounds,
     format_match_state,
+    parse_action,
     parse_reply,
     position_of_seat,
     seat_of_position,
@@ -53,6 +54,7 @@ class AcpcView:
         self._cursor = 0
         self._seat = 0
         self._lines: list[str] = []  # not yet sent
+        self._current_line = ""  # the line of ``current``
         # The state as the wire shows it, kept ready for the next line (a 3-seat hand writes
         # some thirty lines): betting per round, board per round, hole cards by position.
         self._betting: list[tuple[AcpcAction, ...]] = []
@@ -98,8 +100,14 @@ class AcpcView:
         """
         if self.current is None or self._state is None:
             raise AcpcProtocolError("a reply came when no state asked for one.")
-        reply = parse_reply(text, self.current)
-        return action_from_wire(self._state, reply.action)
+        line = self._current_line
+        if text.startswith(line) and text[len(line) : len(line) + 1] == ":":
+            # The echo is the state's own line: only the action needs reading (what nearly
+            # every reply is; parse_reply reads the echo for the dealer's looser rule).
+            action = parse_action(text[len(line) + 1 :])
+        else:
+            action = parse_reply(text, self.current).action
+        return action_from_wire(self._state, action)
 
     def _catch_up(self, record: HandRecord, seat: int) -> None:
         """Follow the events the seat has not seen, writing a line before each action."""
@@ -146,5 +154,7 @@ class AcpcView:
             self._shown,
             self._rounds,
         )
-        self._lines.append(format_match_state(self.current))
+        line = format_match_state(self.current)
+        self._lines.append(line)
+        self._current_line = line
         self._dirty = False
