@@ -6,7 +6,9 @@ The runner starts an ACPC bot as the ACPC server does (``./startme.sh HOST PORT`
 replies that echo the state they answer.  These tests use a kit bot speaking the ACPC wire
 through ``run_bot(..., protocol="acpc")``; ``test_the_real_example_player_plays_in_the_kit``
 runs the ACPC server's own example player where a build of it is named by
-``POKERBOTS_ACPC_DEALER``.
+``POKERBOTS_ACPC_DEALER``.  Three-handed tables and mixed wires are in
+``test_acpc_tables.py``; the lines themselves, against the real dealer's, in
+``test_acpc_view.py``.
 """
 
 from __future__ import annotations
