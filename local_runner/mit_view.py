@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sdk.actions import HIDDEN_BID, Action, BidAction
+from sdk.actions import HIDDEN_BID, BidAction
 from sdk.protocol import (
     AuctionResult,
     Board,
@@ -38,7 +38,6 @@ from sdk.protocol import (
     Position,
     RoundStart,
     UpdatedHand,
-    decode_action,
 )
 from sdk.rules import MAX_SEATS, Rules
 from sdk.states import RoundState
@@ -140,10 +139,6 @@ class MitView:
         message, _ = self.hand_end(record, seat, 0.0)
         message[0] = _CLOCK_SLOT  # the next message's clock goes here; the rest waits for it
         self._history = message
-
-    def read(self, text: str) -> Action:
-        """The action in a reply line; :class:`~sdk.protocol.ProtocolError` if it is none."""
-        return decode_action(text, self.rules)
 
     def _open(self, record: HandRecord, seat: int) -> None:
         """A new hand: the seat, its cards, its bounty rank."""
