@@ -21,13 +21,11 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, MakeBot
 
-from local_runner.config import ConfigError, ScrimmageConfig
+from local_runner.config import ConfigError
 from local_runner.metadata import Metadata, Person, render_readme
-from local_runner.scrimmage import BotSpec, UsageError, run_scrimmage
 from local_runner.validate import ValidateOptions, validate
 from local_runner.validate.acpc_matches import ACPC_CHECKS, acpc_game, describe_rules, match_plan
 from local_runner.validate.profiles import detect_profile
-from sdk.rules import Rules
 
 DEALER = os.environ.get("POKERBOTS_ACPC_DEALER")
 needs_dealer = pytest.mark.skipif(
@@ -233,37 +231,15 @@ def test_a_missing_game_named_by_readme_fails_with_a_sentence(tmp_path: Path) ->
     assert report["build"].status == "skip"
 
 
-def _runner_seats_three_bot_processes(make_bot: MakeBot, tmp_path: Path) -> bool:
-    """Whether the runner accepts a bot process at a 3-seat table (h-wire's sockets)."""
-    bot = make_bot("probe", FOLDER, startme=True)
-    specs = [BotSpec.parse(str(bot))] + [BotSpec.parse("builtin:chump")] * 2
-    rules = Rules.for_variant("acpc-3pl").replace(num_rounds=1)
-    try:
-        run_scrimmage(specs, ScrimmageConfig(rules=rules, seed=1), tmp_path / "probe-run")
-    except UsageError:
-        return False
-    return True
-
-
-def test_three_players_fill_two_seats_with_chumps_or_are_refused_with_a_sentence(
-    make_bot: MakeBot, tmp_path: Path
-) -> None:
+def test_three_players_fill_two_seats_with_chumps(tmp_path: Path) -> None:
     made = pokerbots("new", "three", "--no-input", "--set", "variant=acpc-3pl", *TEAM,
                      cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     report = validate(tmp_path / "three", ValidateOptions(hands=100))
     check = report["acpc_matches"]
-    if _runner_seats_three_bot_processes(make_bot, tmp_path):
-        assert report.ok, [c for c in report.checks if c.status == "fail"]
-        assert "1 match, 100 hands of acpc-3pl (3-player limit" in check.message
-    else:
-        assert check.status == "fail"
-        assert check.message == (
-            "acpc-3pl cannot be validated in this version: the ACPC check seats the bot with 2 "
-            "chumps at a 3-player table, and the kit's runner seats bot processes at heads-up "
-            "tables only.")
-        assert check.hint.startswith("Validate a heads-up game for now")
-        assert report["build"].status == "skip" and report["cleanup"].status == "pass"
+    assert report.ok, [c for c in report.checks if c.status == "fail"]
+    assert check.status == "warn"  # fewer hands than the script's 12,000: said, not failed
+    assert "1 match, 100 hands of acpc-3pl (3-player limit" in check.message
     assert report.stats["game"].startswith("acpc-3pl (3-player limit, blinds 5/10")
 
 

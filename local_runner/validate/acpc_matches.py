@@ -158,11 +158,6 @@ def play_acpc_matches(
             result = run_scrimmage(specs, config, match_dir, record_reply_times=True,
                                    sandbox=options.sandbox, stats=stats)
         except UsageError as error:
-            if rules.seats > 2:
-                return matches, stats, (
-                    f"{game.name} cannot be validated in this version: the ACPC check seats "
-                    f"the bot with {rules.seats - 1} chumps at a {rules.seats}-player table, and "
-                    "the kit's runner seats bot processes at heads-up tables only.")
             return matches, stats, str(error)
         if result.interrupted:
             raise KeyboardInterrupt
@@ -264,8 +259,9 @@ def run_acpc_checks(
                   for n in ACPC_CHECKS[:2]]
         checks.append(CheckResult.failed(
             "acpc_matches", refused,
-            "Validate a heads-up game for now (--variant acpc-2pl or acpc-2pn); the bot's "
-            "code plays three players the same way (its tests play acpc-3pl in-process)."))
+            "The runner refused to seat the bot for this game, for the reason above; "
+            "`pokerbots new DIR --set variant=acpc-2pn` (or acpc-2pl, acpc-3pl) makes a bot "
+            "that speaks the ACPC wire."))
         checks += [CheckResult.skipped(n, "The ACPC matches were not played.")
                    for n in ACPC_CHECKS[3:-1]]
         checks.append(check_cleanup(work, (), options.linger_grace))
