@@ -288,7 +288,8 @@ def check_reply_times(matches: list[SmokeMatch], rules: Rules,
     replies = (f"median {_ms(stats['reply_median_seconds'])}, p99 "
                f"{_ms(stats['reply_p99_seconds'])}, max {_ms(stats['reply_max_seconds'])} per "
                f"decision")
-    close = f"at most {stats['smoke_clock_share_max']:.1%} of its clock used in a smoke match"
+    share = stats["smoke_clock_share_max"]
+    close = f"at most {share:.1%} of its clock used in one of its matches"
     projection = (f"projected {projected:.2f} ± {margin:.2f} s of the {clock:g} s clock per "
                   f"{rules.num_rounds} hands")
     speed_up = ("Make decisions faster: precompute tables at start-up (before connecting, which "
