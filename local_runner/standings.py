@@ -32,6 +32,7 @@ from typing import Any
 from .match_stats import MatchStats, slot_deltas
 from .match_summary import MatchSummary
 from .rankings import RankEntry, bankroll_ranking, instant_runoff_ranking
+from .seating import duplicate_orders
 from .stats import Moments, Summary, ci_sentence, statistics_dict, summary_dict
 
 __all__ = [
@@ -206,7 +207,7 @@ def _pairs(
     bots: Sequence[str], matches: Sequence[MatchSummary], big_blind: int, duplicate: bool
 ) -> tuple[dict[str, dict[str, PairStats]], dict[str, BotStats]]:
     """The heads-up cross table, and each bot's result over its row."""
-    per_sample = 2 if duplicate else 1
+    per_sample = len(duplicate_orders(2)) if duplicate else 1  # a hand pair, in duplicate
     pair_moments: dict[tuple[str, str], Moments] = {}
     pair_counts: dict[tuple[str, str], tuple[int, int, int]] = {}
     for match in matches:
@@ -245,7 +246,7 @@ def _groups(
 ) -> tuple[list[GroupStats], dict[str, BotStats]]:
     """One row per group of bots that played together, and each bot over all its matches."""
     order = {bot: index for index, bot in enumerate(bots)}
-    per_sample = matches[0].hands_per_sample if matches else 1
+    per_sample = len(duplicate_orders(table)) if duplicate else 1  # a deal's hands, in duplicate
     grouped: dict[tuple[str, ...], list[MatchSummary]] = {}
     for match in matches:
         key = tuple(sorted(match.players, key=order.__getitem__))
