@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, MakeBot
 from hypothesis import given
 from hypothesis import strategies as st
+from test_acpc_seat import acpc_bot
 
 from local_runner.builtin_bots import make_builtin
 from local_runner.config import ScrimmageConfig
@@ -23,6 +24,14 @@ from local_runner.seats import InProcessSeat, Seat
 from local_runner.stats import Moments
 from sdk import Bot
 from sdk.rules import Rules
+
+#: A deterministic bot process on the ACPC wire (a 3-seat table's wire).
+ACPC_CHECKCALL = """
+    from local_runner.builtin_bots import make_builtin
+    from sdk.runner import parse_args, run_bot
+
+    run_bot(make_builtin("checkcall", 5), parse_args(), protocol="acpc")
+"""
 
 
 def config(rounds: int, seed: int = 11) -> ScrimmageConfig:
@@ -152,6 +161,22 @@ def test_every_bot_is_restarted_between_legs(tmp_path: Path) -> None:
     for bots in made.values():
         assert len(bots) == 6 and len({id(bot) for bot in bots}) == 6
         assert all(bot.hands == list(range(1, 13)) for bot in bots)  # no memory of a leg
+
+
+def test_bot_processes_over_sockets_are_restarted_in_every_leg_and_sum_to_zero(
+    make_bot: MakeBot, tmp_path: Path
+) -> None:
+    bots = [acpc_bot(make_bot, f"cc{i}", ACPC_CHECKCALL, startme=i == 0) for i in range(3)]
+    out = tmp_path / "out"
+    result = run_duplicate([BotSpec.parse(str(bot)) for bot in bots], config(60), out)
+    assert result.groups == 60 and result.bankrolls == (0, 0, 0)
+    assert all(result.group_deltas(bot) == [0] * 60 for bot in range(3))
+    for directory in LEG_DIRECTORIES:
+        summary = json.loads((out / directory / "summary.json").read_text())
+        assert all(sum(p["faults"].values()) == 0 for p in summary["players"]), summary
+        for name in ("cc0", "cc1", "cc2"):  # each leg started its own processes, with a log
+            log = (out / directory / f"{name}.log").read_text()
+            assert log.count("python3 for this bot") == 1
 
 
 def test_the_summary_gives_each_bot_an_interval_over_deals(tmp_path: Path) -> None:

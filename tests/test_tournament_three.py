@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, MakeBot
+from test_acpc_seat import acpc_bot
+from test_duplicate_three import ACPC_CHECKCALL
 
 from local_runner.config import ScrimmageConfig
 from local_runner.executors import local_pool
@@ -167,12 +169,19 @@ def test_a_plain_three_seat_tournament_resumes_to_the_same_table(tmp_path: Path)
 
 
 def test_a_dask_cluster_gives_the_same_three_seat_table_as_the_local_pool(
-    tmp_path: Path,
+    tmp_path: Path, make_bot: MakeBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     distributed = pytest.importorskip("distributed")
-    plan = plan_tournament(FOUR, config(30), matches_per_pair=1, duplicate=True)
+    # Two bot processes on the ACPC wire (one from a startme.sh, one from commands.json),
+    # shipped to the workers as archives, and two built-in bots.
+    listed = acpc_bot(make_bot, "listed", ACPC_CHECKCALL, startme=False)
+    started = acpc_bot(make_bot, "started", ACPC_CHECKCALL.replace("checkcall", "raise"))
+    entrants = [str(listed), str(started), "builtin:random", "builtin:chump"]
+    plan = plan_tournament(entrants, config(30), matches_per_pair=1, duplicate=True)
     with local_pool(2) as pool:
         local = run_tournament(plan, tmp_path / "local", pool)
+    assert all(not any(faults) for m in local.matches for faults in m.faults), local.matches
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # where the workers unpack shipped bots
     with (
         distributed.LocalCluster(
             n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
@@ -185,6 +194,8 @@ def test_a_dask_cluster_gives_the_same_three_seat_table_as_the_local_pool(
     assert not remote.failures and remote.complete
     assert table(remote) == table(local)
     check_standings(remote)
+    assert list(tmp_path.glob("pokerbots-bots/*/listed/player.py"))  # it was shipped
+    assert list(tmp_path.glob("pokerbots-bots/*/started/startme.sh"))
 
 
 # -- the command line -----------------------------------------------------------------------
