@@ -1,6 +1,7 @@
 """Tournament scaling: wall time of a 4-bot round robin on 2 workers against 1, side by side.
 
     python benchmarks/tournament_scaling.py [--quick] [--repeats N] [--rounds R] [--json]
+    python benchmarks/tournament_scaling.py --three-seat [--quick] [--repeats N] [--rounds R]
 
 Four directory bots (two check/call bots and two random bots from
 ``benchmarks/bots``, each a real process) play a round robin, 2 matches per pair,
@@ -9,6 +10,13 @@ the pool and every bot process, as a real tournament does.  The two
 configurations alternate within each repetition, and the figures are medians,
 so a noisy shared machine affects both alike; compare the ratio, not the
 absolute times, across machines.
+
+``--three-seat`` measures a tournament of the 3-seat game instead (``acpc-3pl``): four
+built-in entrants (random, raise, checkcall, chump), every group of three playing one
+duplicate match (six legs), on a local process pool of 2 workers and on a Dask
+``LocalCluster`` of 2 single-threaded worker processes, alternating; each wall time
+includes starting the pool or the cluster.  The 1-minute load average is printed before
+and after each measurement.
 """
 
 from __future__ import annotations
@@ -58,6 +66,72 @@ def run_once(workers: int, rounds: int, matches: int) -> tuple[float, float, int
     return seconds, cpu, sum(match.hands for match in result.matches)
 
 
+THREE_SEAT_ENTRANTS = ["builtin:random", "builtin:raise", "builtin:checkcall", "builtin:chump"]
+
+
+def run_three_seat_once(executor: str, rounds: int) -> tuple[float, int, tuple[float, float]]:
+    """Wall seconds and hands of one 3-seat duplicate tournament on ``executor`` (``pool`` or
+    ``dask``), with the 1-minute load average before and after."""
+    config = ScrimmageConfig(rules=Rules.for_variant("acpc-3pl").replace(num_rounds=rounds),
+                             seed=2024)  # fmt: skip
+    plan = plan_tournament(THREE_SEAT_ENTRANTS, config, matches_per_pair=1, duplicate=True)
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        if executor == "pool":
+            with local_pool(2) as pool:
+                result = run_tournament(plan, Path(out), pool)
+        else:
+            import distributed  # an optional extra: pip install -e '.[cluster]'
+
+            with (
+                distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                         dashboard_address=None) as cluster,
+                distributed.Client(cluster) as client,
+            ):  # fmt: skip
+                result = run_tournament(plan, Path(out), client.get_executor(pure=False))
+        seconds = time.perf_counter() - start
+    if result.failures or not result.complete:
+        raise RuntimeError(f"The benchmark tournament did not finish: {result.failures}.")
+    return seconds, sum(match.hands for match in result.matches), (load, os.getloadavg()[0])
+
+
+def main_three_seat(repeats: int, rounds: int, as_json: bool) -> None:
+    """Measure the 3-seat tournament on the pool and on Dask, then print a report."""
+    times: dict[str, list[float]] = {"pool": [], "dask": []}
+    loads: dict[str, list[tuple[float, float]]] = {"pool": [], "dask": []}
+    hands = 0
+    for repeat in range(repeats):
+        order = ("pool", "dask") if repeat % 2 == 0 else ("dask", "pool")
+        for executor in order:
+            seconds, hands, load = run_three_seat_once(executor, rounds)
+            times[executor].append(seconds)
+            loads[executor].append(load)
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    report = {
+        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
+                    "python": platform.python_version()},
+        "game": "acpc-3pl", "bots": THREE_SEAT_ENTRANTS, "matches": 4, "legs_per_match": 6,
+        "hands": hands, "repeats": repeats,
+        "median_seconds": {name: round(value, 3) for name, value in medians.items()},
+        "hands_per_second": {name: round(hands / value) for name, value in medians.items()},
+        "load_average_1min": {name: [[round(a, 2), round(b, 2)] for a, b in value]
+                              for name, value in loads.items()},
+        "all_seconds": {name: [round(t, 3) for t in value] for name, value in times.items()},
+    }  # fmt: skip
+    if as_json:
+        print(json.dumps(report, indent=2))
+        return
+    print(
+        f"acpc-3pl tournament: 4 built-in bots, 4 groups of three, one duplicate match each "
+        f"(6 legs of {rounds} hands), {hands} hands, 2 workers, medians of {repeats}"
+    )
+    print(f"{'executor':>9} {'seconds':>9} {'hands/s':>9}  load before-after")
+    for name in ("pool", "dask"):
+        spans = ", ".join(f"{a:.2f}-{b:.2f}" for a, b in loads[name])
+        print(f"{name:>9} {medians[name]:>9.2f} {hands / medians[name]:>9.0f}  {spans}")
+
+
 def main() -> None:
     """Measure, then print a small report (or JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -65,8 +139,13 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="repetitions (default 3)")
     parser.add_argument("--rounds", type=int, default=500, help="hands per match (default 500)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--three-seat", action="store_true",
+                        help="an acpc-3pl duplicate tournament on the pool and on Dask")
     args = parser.parse_args()
     repeats, rounds = (1, 150) if args.quick else (args.repeats, args.rounds)
+    if args.three_seat:
+        main_three_seat(repeats, rounds, args.json)
+        return
     load_before = os.getloadavg()[0]
     times: dict[int, list[float]] = {1: [], 2: []}
     cpu: dict[int, list[float]] = {1: [], 2: []}

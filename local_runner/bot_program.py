@@ -13,6 +13,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from .metadata import declared_profile
+
 __all__ = ["BotDirectoryError", "BotProgram"]
 
 _EXAMPLE = '{"build": [], "run": ["python3", "player.py"]}'
@@ -32,9 +34,10 @@ class BotProgram:
     append_host: bool  # True: run + [host, port] (startme.sh); False: run + [port]
     source: str  # "commands.json" or "startme.sh"
     protocol: str = "auto"
-    """The wire the bot speaks: ``"mit"`` or ``"acpc"`` (commands.json's ``"protocol"`` key;
-    default ``"mit"``); ``"auto"`` for a bot with only a startme.sh, which speaks the ACPC
-    wire in an ACPC game and the MIT wire otherwise."""
+    """The wire the bot speaks: ``"mit"`` or ``"acpc"`` (commands.json's ``"protocol"`` key);
+    ``"auto"`` for a bot with only a startme.sh, or a commands.json without the key in a bot
+    whose metadata says ``Profile: acpc``: it speaks the ACPC wire in an ACPC game and the
+    MIT wire otherwise.  A commands.json without the key means ``"mit"`` otherwise."""
 
     @classmethod
     def from_directory(cls, directory: Path) -> BotProgram:
@@ -52,6 +55,9 @@ class BotProgram:
         path = path.resolve()
         if (path / "commands.json").exists():
             build, run, protocol = _parse_commands(path / "commands.json")
+            if protocol is None:  # the metadata decides: an ACPC entry speaks ACPC in ACPC games
+                declared = declared_profile(path)
+                protocol = "auto" if declared is not None and declared[0] == "acpc" else "mit"
             return cls(path, build, run, append_host=False, source="commands.json",
                        protocol=protocol)  # fmt: skip
         startme = path / "startme.sh"
@@ -68,8 +74,9 @@ class BotProgram:
         )
 
 
-def _parse_commands(file: Path) -> tuple[tuple[str, ...], tuple[str, ...], str]:
-    """Validate commands.json and return its build and run argv, and its wire protocol."""
+def _parse_commands(file: Path) -> tuple[tuple[str, ...], tuple[str, ...], str | None]:
+    """Validate commands.json and return its build and run argv, and its wire protocol
+    (None when it has no ``"protocol"`` key)."""
     hint = f"it should look like {_EXAMPLE}"
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
@@ -106,8 +113,8 @@ def _parse_commands(file: Path) -> tuple[tuple[str, ...], tuple[str, ...], str]:
             f'In {file}, "run" is empty; it must name the program to start, '
             'e.g. ["python3", "player.py"].'
         )
-    protocol = data.get("protocol", "mit")
-    if protocol not in ("mit", "acpc"):
+    protocol = data.get("protocol")
+    if protocol not in (None, "mit", "acpc"):
         raise BotDirectoryError(
             f'In {file}, "protocol" is {json.dumps(protocol)}; use "mit" (the MIT Pokerbots '
             'wire, the default) or "acpc" (the ACPC MATCHSTATE wire).'

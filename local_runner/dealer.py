@@ -12,8 +12,8 @@ match each bot inherits the bounties its opponent had.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import eval7
 
@@ -30,9 +30,11 @@ Cards = tuple[str, ...]
 SwapPlan = tuple[str | None, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Deal:
-    """Everything random in one hand, fixed before the first action."""
+class Deal(NamedTuple):
+    """Everything random in one hand, fixed before the first action.
+
+    (A named tuple: one is made per hand, and it is cheaper to make than a frozen dataclass.)
+    """
 
     holes: tuple[Cards, ...]
     """Hole cards per seat."""
@@ -58,6 +60,7 @@ def _entropy(seed: int, *labels: object) -> int:
 
 
 _COIN = 2**32
+_new = tuple.__new__
 
 
 def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
@@ -74,7 +77,8 @@ def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
         x, offset = divmod(x, 52 - i)
         j = i + offset
         deck[i], deck[j] = deck[j], deck[i]
-    holes = tuple(tuple(deck[hole_count * seat : hole_count * (seat + 1)]) for seat in range(seats))
+    starts = range(0, holes_end, hole_count)
+    holes = tuple([tuple(deck[start : start + hole_count]) for start in starts])
     next_card = holes_end + dealt
     board = tuple(deck[holes_end:next_card])
     swaps: tuple[tuple[SwapPlan, SwapPlan], ...] = ()
@@ -95,7 +99,7 @@ def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
         swaps = tuple(plans)
     if rules.auction:
         auction_cards = (deck[next_card], deck[next_card + 1])
-    return Deal(holes, board, swaps, auction_cards)
+    return _new(Deal, (holes, board, swaps, auction_cards))
 
 
 @lru_cache(maxsize=64)

@@ -1,14 +1,23 @@
-"""Duplicate matches: the same deals twice, with the seats swapped and the bots restarted.
+"""Duplicate matches: the same deals in every seating, the bots restarted between legs.
 
-Luck in the cards is most of the noise in a poker match.  A duplicate match
-plays the seeded deals once, restarts both bots (their memories reset), then
-plays the very same deals again with the bots in each other's seats: hand ``i``
-of the second half gives bot B exactly the cards bot A had in hand ``i`` of the
-first.  Each hand *pair* is one sample; the luck of the deal cancels out of its
-sum, so the confidence interval narrows (see ``docs/is-my-bot-better.md``).
+Luck in the cards is most of the noise in a poker match.  A duplicate match plays the
+seeded deals once per seating of :func:`local_runner.seating.duplicate_orders`,
+restarting every bot between legs (their memories reset), and deals the very same cards
+to the same seats each time:
 
-The halves are ordinary scrimmages, written to ``out_dir/half-1`` and
-``out_dir/half-2``; ``out_dir/summary.json`` combines them.
+* heads-up, two legs (*halves*) with the bots in each other's seats: hand ``i`` of the
+  second half gives bot B exactly the cards bot A had in hand ``i`` of the first;
+* three-handed, the six legs of the ACPC 2009 rules (three rotations times two
+  relative orderings), so every bot holds every seat of every deal once in each
+  relative order of the other two.
+
+One sample is a deal played in every leg (a hand *pair* heads-up, a group of six hands
+three-handed); the luck of the deal cancels out of its sum, so the confidence interval
+narrows (see ``docs/is-my-bot-better.md``).
+
+The legs are ordinary scrimmages, written to ``out_dir/half-1`` and ``out_dir/half-2``
+heads-up and to ``out_dir/leg-1`` ... ``out_dir/leg-6`` three-handed;
+``out_dir/summary.json`` combines them.
 """
 
 from __future__ import annotations
@@ -23,84 +32,131 @@ from typing import Any
 from .config import ScrimmageConfig
 from .faults import FaultKind
 from .logs import SUMMARY_FILE
+from .match_stats import slot_deltas
 from .records import HandRecord, MatchResult, PlayerResult
 from .scrimmage import BotSpec, UsageError, run_scrimmage, unique_names
-from .standings import slot_deltas, statistics_dict
-from .stats import Summary, summarize_duplicate
+from .seating import duplicate_orders
+from .stats import Moments, Summary, statistics_dict
 
-__all__ = ["HALF_DIRECTORIES", "DuplicateResult", "run_duplicate"]
+__all__ = [
+    "HALF_DIRECTORIES",
+    "LEG_DIRECTORIES",
+    "DuplicateResult",
+    "leg_directories",
+    "run_duplicate",
+]
 
-#: The subdirectories of a duplicate match's output that hold its two halves.
+#: The subdirectories of a heads-up duplicate match's output that hold its two halves.
 HALF_DIRECTORIES = ("half-1", "half-2")
+#: The subdirectories of a three-handed duplicate match's output, one per leg.
+LEG_DIRECTORIES = tuple(f"leg-{leg}" for leg in range(1, 7))
+
+
+def leg_directories(seats: int) -> tuple[str, ...]:
+    """The subdirectories holding the legs of a duplicate match at a table of ``seats``."""
+    return HALF_DIRECTORIES if seats == 2 else LEG_DIRECTORIES[: len(duplicate_orders(seats))]
 
 
 @dataclass(frozen=True, slots=True)
 class DuplicateResult:
-    """The two halves of a duplicate match, from the bots' point of view.
+    """The legs of a duplicate match, from the bots' point of view.
 
-    ``names[0]`` is the first bot given: the first player of half 1 and the
-    second player of half 2.  ``deltas[h][b]`` are bot ``b``'s per-hand chip
-    deltas in half ``h`` (one half only if the match was interrupted in it).
+    ``names[b]`` is the ``b``-th bot given; ``orders[leg][slot]`` is the bot in ``slot``
+    of that leg (``names[0]`` is the first player of the first leg).  ``deltas[leg][b]``
+    are bot ``b``'s per-hand chip deltas in that leg.  ``legs`` holds the legs played
+    (fewer than ``orders`` if the match was interrupted).
     """
 
-    names: tuple[str, str]
-    halves: tuple[MatchResult, ...]
-    deltas: tuple[tuple[array[int], array[int]], ...]
+    names: tuple[str, ...]
+    legs: tuple[MatchResult, ...]
+    deltas: tuple[tuple[array[int], ...], ...]
     interrupted: bool
-
-    def player(self, half: int, bot: int) -> PlayerResult:
-        """Bot ``bot``'s result in half ``half`` (both from 0): the halves swap the order."""
-        return self.halves[half].players[bot if half == 0 else 1 - bot]
+    orders: tuple[tuple[int, ...], ...] = duplicate_orders(2)
 
     @property
-    def bankrolls(self) -> tuple[int, int]:
-        """Each bot's chips over both halves."""
-        first, second = (
-            sum(self.player(half, bot).bankroll for half in range(len(self.halves)))
-            for bot in (0, 1)
+    def halves(self) -> tuple[MatchResult, ...]:
+        """The legs (heads-up, the two halves)."""
+        return self.legs
+
+    @property
+    def heads_up(self) -> bool:
+        """Whether this is a two-player duplicate match (halves and hand pairs)."""
+        return len(self.names) == 2
+
+    @property
+    def directories(self) -> tuple[str, ...]:
+        """The subdirectories of the output holding the legs, in order."""
+        return leg_directories(len(self.names))
+
+    def player(self, leg: int, bot: int) -> PlayerResult:
+        """Bot ``bot``'s result in leg ``leg`` (both from 0): the legs reseat the bots."""
+        return self.legs[leg].players[self.orders[leg].index(bot)]
+
+    @property
+    def bankrolls(self) -> tuple[int, ...]:
+        """Each bot's chips over all the legs played."""
+        return tuple(
+            sum(self.player(leg, bot).bankroll for leg in range(len(self.legs)))
+            for bot in range(len(self.names))
         )
-        return first, second
+
+    @property
+    def groups(self) -> int:
+        """The number of complete deals (played in every leg)."""
+        if len(self.deltas) < len(self.orders):
+            return 0
+        return min(len(leg[0]) for leg in self.deltas)
 
     @property
     def pairs(self) -> int:
-        """The number of complete hand pairs (hands played in both halves)."""
-        if len(self.deltas) < 2:
-            return 0
-        return min(len(self.deltas[0][0]), len(self.deltas[1][0]))
+        """Heads-up, the number of complete hand pairs (see :attr:`groups`)."""
+        return self.groups
 
     @property
     def hands(self) -> int:
-        """Hands played over both halves."""
-        return sum(half.hands_played for half in self.halves)
+        """Hands played over all the legs."""
+        return sum(leg.hands_played for leg in self.legs)
+
+    def group_deltas(self, bot: int) -> list[int]:
+        """Bot ``bot``'s result per complete deal, summed over the legs."""
+        n = self.groups
+        legs = [leg[bot][:n] for leg in self.deltas]
+        return [sum(values) for values in zip(*legs, strict=True)]
 
     def pair_deltas(self, bot: int) -> list[int]:
-        """Bot ``bot``'s result per complete hand pair (first-half hand + its replay)."""
-        n = self.pairs
-        first, second = self.deltas[0][bot][:n], self.deltas[1][bot][:n]
-        return [a + b for a, b in zip(first, second, strict=True)]
+        """Heads-up, bot ``bot``'s result per hand pair (see :meth:`group_deltas`)."""
+        return self.group_deltas(bot)
 
-    def summaries(self, confidence: float = 0.95) -> tuple[Summary, Summary] | None:
-        """Each bot's result with a CI over hand pairs; None without a complete pair."""
-        n = self.pairs
-        if n == 0:
+    def moments(self, bot: int) -> Moments:
+        """The exact moments of bot ``bot``'s per-deal results."""
+        return Moments.of(self.group_deltas(bot))
+
+    def summaries(self, confidence: float = 0.95) -> tuple[Summary, ...] | None:
+        """Each bot's result with a CI over complete deals; None without one."""
+        if self.groups == 0:
             return None
-        big_blind = self.halves[0].rules.big_blind
-        first, second = (
-            summarize_duplicate(
-                self.deltas[0][bot][:n], self.deltas[1][bot][:n], big_blind, confidence
-            )
-            for bot in (0, 1)
+        big_blind = self.legs[0].rules.big_blind
+        return tuple(
+            self.moments(bot).summary(big_blind, len(self.orders), confidence)
+            for bot in range(len(self.names))
         )
-        return first, second
 
     def to_dict(self) -> dict[str, Any]:
-        """The content of the combined ``summary.json``."""
-        first = self.halves[0]
+        """The content of the combined ``summary.json``.
+
+        Heads-up it names halves and hand pairs (``halves``, ``pairs``); three-handed,
+        legs and deal groups (``legs``, ``groups``, ``"sample": "deal group"``).
+        """
+        first = self.legs[0]
+        legs_key, count_key = ("halves", "pairs") if self.heads_up else ("legs", "groups")
         summaries = self.summaries()
-        statistics = None if summaries is None else statistics_dict(self.names, summaries, True)
+        sample = None if self.heads_up else "deal group"
+        statistics = (
+            None if summaries is None else statistics_dict(self.names, summaries, True, sample)
+        )
         players = []
         for bot, name in enumerate(self.names):
-            results = [self.player(half, bot) for half in range(len(self.halves))]
+            results = [self.player(leg, bot) for leg in range(len(self.legs))]
             faults = {
                 kind.value: sum(r.fault_counts.get(kind, 0) for r in results) for kind in FaultKind
             }
@@ -108,7 +164,7 @@ class DuplicateResult:
                 {
                     "name": name,
                     "bankroll": self.bankrolls[bot],
-                    "halves": [r.bankroll for r in results],
+                    legs_key: [r.bankroll for r in results],
                     "time_used": round(sum(r.time_used for r in results), 6),
                     "decisions": sum(r.decisions for r in results),
                     "faults": faults,
@@ -120,18 +176,18 @@ class DuplicateResult:
             "rules": first.rules.to_dict(),
             "seed": first.seed,
             "rounds": self.hands,
-            "pairs": self.pairs,
-            "rounds_scheduled": 2 * first.rules.num_rounds,
+            count_key: self.groups,
+            "rounds_scheduled": len(self.orders) * first.rules.num_rounds,
             "interrupted": self.interrupted,
-            "wall_seconds": round(sum(half.wall_seconds for half in self.halves), 3),
-            "halves": [
+            "wall_seconds": round(sum(leg.wall_seconds for leg in self.legs), 3),
+            legs_key: [
                 {
                     "directory": directory,
-                    "players": [player.name for player in half.players],
-                    "bankrolls": [player.bankroll for player in half.players],
-                    "rounds": half.hands_played,
+                    "players": [player.name for player in leg.players],
+                    "bankrolls": [player.bankroll for player in leg.players],
+                    "rounds": leg.hands_played,
                 }
-                for directory, half in zip(HALF_DIRECTORIES, self.halves, strict=False)
+                for directory, leg in zip(self.directories, self.legs, strict=False)
             ],
             "players": players,
             "statistics": statistics,
@@ -146,54 +202,67 @@ def run_duplicate(
     sandbox: bool = False,
     play_absent: bool = False,
 ) -> DuplicateResult:
-    """Play a duplicate match between two bots and write its logs into ``out_dir``.
+    """Play a duplicate match between the bots of one table and write its logs into ``out_dir``.
 
-    Half 1 plays ``specs`` in the given order into ``out_dir/half-1``; half 2
-    starts both bots afresh in the swapped order, with the same seed, into
-    ``out_dir/half-2``; ``out_dir/summary.json`` combines them.  ``on_hand``
-    sees every hand of both halves (the record's ``number`` restarts at 1 in
-    half 2).  After Ctrl-C in half 1, half 2 is not played.  ``sandbox`` runs
-    bot directories in a sandbox, as :func:`~local_runner.scrimmage.run_scrimmage` does.
-    A bot that does not start stops the match after that half, unless ``play_absent``
-    (see :func:`~local_runner.scrimmage.run_scrimmage`).
+    ``specs`` must fill the game's seats (two heads-up, three in acpc-3pl).  Each leg
+    starts every bot afresh in the leg's seating (:func:`~local_runner.seating.duplicate_orders`)
+    with the same seed, so the same cards go to the same seats, and writes its logs into
+    its own subdirectory (:func:`leg_directories`); ``out_dir/summary.json`` combines
+    them.  ``on_hand`` sees every hand of every leg (the record's ``number`` restarts
+    at 1 in each).  After Ctrl-C in a leg, the next legs are not played.  ``sandbox``
+    runs bot directories in a sandbox, as :func:`~local_runner.scrimmage.run_scrimmage`
+    does.  A bot that does not start stops the match after that leg, unless
+    ``play_absent`` (see :func:`~local_runner.scrimmage.run_scrimmage`).
     """
-    if len(specs) != 2:
-        raise UsageError(f"A duplicate match needs two bots, not {len(specs)}.")
-    first, second = unique_names(specs)
-    names = (first, second)
-    bots = (replace(specs[0], name=names[0]), replace(specs[1], name=names[1]))
-    halves: list[MatchResult] = []
-    deltas: list[tuple[array[int], array[int]]] = []
-    for half, order in enumerate(((0, 1), (1, 0))):
-        mine: tuple[array[int], array[int]] = (array("q"), array("q"))
+    seats = config.rules.seats
+    if len(specs) != seats:
+        if seats == 2:
+            raise UsageError(f"A duplicate match needs two bots, not {len(specs)}.")
+        raise UsageError(
+            f"A duplicate match of {config.rules.variant} seats {seats} bots, but "
+            f"{len(specs)} were given."
+        )
+    try:
+        orders = duplicate_orders(seats)
+    except ValueError:
+        raise UsageError(
+            f"A duplicate match is defined for 2 or 3 players; {config.rules.variant} "
+            f"seats {seats}."
+        ) from None
+    names = tuple(unique_names(specs))
+    bots = [replace(spec, name=name) for spec, name in zip(specs, names, strict=True)]
+    directories = leg_directories(seats)
+    legs: list[MatchResult] = []
+    deltas: list[tuple[array[int], ...]] = []
+    for leg, order in enumerate(orders):
+        mine = tuple(array("q") for _ in names)
 
-        def observe(record: HandRecord, mine: tuple[array[int], array[int]] = mine,
-                    order: tuple[int, int] = order) -> None:
-            by_slot = slot_deltas(record)
-            mine[order[0]].append(by_slot[0])
-            mine[order[1]].append(by_slot[1])
+        def observe(record: HandRecord, mine: tuple[array[int], ...] = mine,
+                    order: tuple[int, ...] = order) -> None:
+            for bot, delta in zip(order, slot_deltas(record), strict=True):
+                mine[bot].append(delta)
             if on_hand is not None:
                 on_hand(record)
 
         try:
             result = run_scrimmage(
-                [bots[order[0]], bots[order[1]]],
+                [bots[bot] for bot in order],
                 config,
-                out_dir / HALF_DIRECTORIES[half],
+                out_dir / directories[leg],
                 observe,
                 sandbox=sandbox,
                 play_absent=play_absent,
             )
-        except KeyboardInterrupt:  # while the second half's bots were starting
-            if not halves:
+        except KeyboardInterrupt:  # while a later leg's bots were starting
+            if not legs:
                 raise
             break
-        halves.append(result)
+        legs.append(result)
         deltas.append(mine)
         if result.interrupted or (result.not_started and not play_absent):
             break
-    interrupted = len(halves) < 2 or any(h.interrupted for h in halves)
-    duplicate = DuplicateResult(names, tuple(halves), tuple(deltas), interrupted)
+    interrupted = len(legs) < len(orders) or any(leg.interrupted for leg in legs)
+    duplicate = DuplicateResult(names, tuple(legs), tuple(deltas), interrupted, orders)
     (out_dir / SUMMARY_FILE).write_text(
         json.dumps(duplicate.to_dict(), indent=2) + "\n", encoding="utf-8"
     )

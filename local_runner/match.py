@@ -1,10 +1,12 @@
-"""The reference engine: plays the hands of a match between two seats.
+"""The reference engine: plays the hands of a match between its seats.
 
 For every hand the dealer fixes the cards from (seed, hand number); the engine
 then steps the SDK's :class:`~sdk.states.RoundState` (the same state machine a
 bot's client steps), asks the seat to act for each decision, and settles the
-hand with the SDK's payoff rules.  Messages follow the MIT protocol: each
-player receives the history since its last message, when it must answer.
+hand with the SDK's payoff rules.  The engine knows no wire: it keeps the
+hand's events in its :class:`~local_runner.records.HandRecord`, and each seat's
+view (:mod:`local_runner.seat_view`: MIT clauses or ACPC lines) turns them into
+that seat's messages when the seat must act and when the hand ends.
 
 A seat never has more than one unanswered message: the MIT skeletons read and
 write through one buffered text file (``sock.makefile('rw')``), and CPython
@@ -12,11 +14,12 @@ drops what such a file has read ahead when it writes, so a second line sent
 before the first is answered can be lost for good.  Within that rule the
 engine avoids waiting where it can: a decision with only one legal move (a
 check when someone is all-in, a bid of 0 with an empty stack) is played
-without a round trip, its clauses riding along with the next message; and the
+without a round trip, its events riding along with the next message; and the
 end-of-hand acknowledgement of a seat is collected only when that seat is next
-asked something, so both seats' acknowledgements travel at the same time and
-the other seat may act meanwhile (each reply is still timed from when the bot
-could start on it).
+asked something, so the seats' acknowledgements travel at the same time and
+the others may act meanwhile (each reply is still timed from when the bot
+could start on it).  A protocol whose hand end asks for no answer (ACPC) is
+told it without a reply being owed.
 """
 
 from __future__ import annotations
@@ -26,21 +29,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from sdk.actions import HIDDEN_BID, Action, BidAction, CheckAction, DiscardAction
-from sdk.protocol import (
-    AuctionResult,
-    Board,
-    BountyHits,
-    BountyRank,
-    Clause,
-    Clock,
-    Delta,
-    HoleCards,
-    OpponentHand,
-    Position,
-    RoundStart,
-    UpdatedHand,
-)
+from sdk.actions import Action, CheckAction, DiscardAction
 from sdk.rules import Rules
 from sdk.states import RoundState, TerminalState
 
@@ -56,6 +45,7 @@ from .records import (
     StreetEvent,
     SwapEvent,
 )
+from .seat_view import SeatView
 from .seating import seat_of, slots_in_seats
 from .seats import Reply, Seat
 
@@ -66,7 +56,9 @@ MAX_FAULT_DETAILS = 50
 
 _FIRST_ERROR = re.compile(r"hand (\d+): get_action raised (.*?)(; sent .*)?$")
 
-_CHECK = CheckAction()
+#: Records made per action are built with ``tuple.__new__``, cheaper than a named tuple's
+#: own constructor.
+_new = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,20 +78,15 @@ class _Player:
     """A player's running state during the match."""
 
     slot: int
-    """0 for the first player of the match (the dealer in odd hands), 1 for the second."""
+    """0 for the first player of the match (the dealer in hand 1), 1 for the second, ..."""
     seat: Seat
+    view: SeatView
+    """The seat's messages from the hands' events (made by the seat: its protocol's)."""
     clock: float
     result: PlayerResult
     out_of_time: bool = False
     hand_faults: list[Fault] = field(default_factory=list)
     """Faults noted since the last hand record was written."""
-    backlog: list[Clause] = field(default_factory=list)
-    """History not yet delivered because the bot was busy (a late reply still owed)."""
-
-    def take_backlog(self) -> list[Clause]:
-        """The undelivered history, emptied."""
-        backlog, self.backlog = self.backlog, []
-        return backlog
 
     @property
     def gone(self) -> bool:
@@ -115,7 +102,7 @@ HandObserver = Callable[[HandRecord], None]
 
 
 class Match:
-    """A heads-up match between two seats; the first seat is the dealer in hand 1."""
+    """A match between ``rules.seats`` seats; the first seat is the dealer in hand 1."""
 
     def __init__(
         self,
@@ -134,7 +121,7 @@ class Match:
         self.settings = settings
         self.on_hand = on_hand
         self.players = tuple(
-            _Player(slot, seat, rules.game_clock, PlayerResult(seat.name))
+            _Player(slot, seat, seat.make_view(rules), rules.game_clock, PlayerResult(seat.name))
             for slot, seat in enumerate(seats)
         )
         self.hands_played = 0
@@ -208,64 +195,44 @@ class Match:
             deal.holes,
             bounties,
         )
-        pending = tuple(
-            [
-                [*player.take_backlog(), Position(seat), HoleCards(deal.holes[seat])]
-                for seat, player in enumerate(by_seat)
-            ]
-        )
-        if rules.bounty is not None:
-            for seat, clauses in enumerate(pending):
-                clauses.append(BountyRank(bounties[seat] or ""))
-        elif rules.discard:  # the MIT 2026 engine's empty G
-            for clauses in pending:
-                clauses.append(RoundStart())
         state: RoundState | TerminalState = RoundState.new_hand(rules, deal.holes, bounties)
         events = record.events
         while isinstance(state, RoundState):
             active = state.actor
-            action, forced, seconds = self._decide(by_seat[active], state, pending[active], number)
-            events.append(ActionEvent(active, action, state, forced, seconds))
+            action, forced, seconds = self._decide(by_seat[active], active, state, record)
+            events.append(_new(ActionEvent, (active, action, state, forced, seconds)))
             before = state
             state = state.proceed(action)
-            if isinstance(action, BidAction) and before.bids[1 - active] is None:
-                # A sealed bid: the opponent learns that a bid was made, not its amount.
-                pending[active].append(action)
-                pending[1 - active].append(BidAction(HIDDEN_BID))
-            else:
-                for clauses in pending:
-                    clauses.append(action)
             if isinstance(state, RoundState):
                 if before.auction and not state.auction:
-                    state = self._resolve_auction(state, deal, pending, record)
+                    state = self._resolve_auction(state, deal, record)
                 if state.street != before.street:
-                    state = self._deal_street(state, deal, pending, record)
-        self._settle(state, record, by_seat, pending, deal)
+                    state = self._deal_street(state, deal, record)
+        self._settle(state, record, by_seat, deal)
         self.hands_played = number
         if self.on_hand is not None:
             self.on_hand(record)
         return record
 
     def _decide(
-        self, player: _Player, state: RoundState, pending: list[Clause], hand: int
+        self, player: _Player, seat: int, state: RoundState, record: HandRecord
     ) -> tuple[Action, bool, float | None]:
         """The action of the seat to act, whether the runner played it, and the reply's time
         (None when the bot was not asked)."""
         legal = state.legal_actions()
-        only = state.only_move(legal)
+        only = state.only_move(legal) if len(legal) == 1 else None  # most decisions: a choice
         if only is not None:
             # The only legal move: play it without a round trip; the history
             # travels with this player's next message.
             return only, True, None
-        if player.seat.outstanding:  # the last hand's K first: one unanswered message per seat
+        bot = player.seat
+        if bot.outstanding:  # the last hand's K first: one unanswered message per seat
             self._collect(player)
-        if not player.reachable:
-            if player.gone:
-                pending.clear()  # nothing will be sent again
-            player.result.defaulted += 1
+        if player.out_of_time or not bot.alive or bot.busy:  # not reachable: the view keeps
+            player.result.defaulted += 1  # the history for a busy seat's next message
             return state.default_action(), True, None
-        player.seat.send([Clock(max(player.clock, 0.0)), *pending], hand, ack=False)
-        pending.clear()
+        hand = record.number
+        bot.send(player.view.question(record, seat, state, player.clock), hand, False)
         reply = self._receive(player)
         player.result.decisions += 1
         if self.settings.record_reply_times and (
@@ -331,25 +298,16 @@ class Match:
                     )
                     self._fault(player, FaultKind.TIMEOUT, reply.hand, detail)
                     reply = Reply(reply.hand, None, reply.elapsed, reply.is_ack, reply.text)
-        if reply.is_ack and reply.action is not None and reply.action != _CHECK:
+        if reply.is_ack and reply.action is not None and type(reply.action) is not CheckAction:
             self._fault(
                 player, FaultKind.ILLEGAL, reply.hand,
                 f"answered the end of the hand with {reply.text or reply.action!r}, not K",
             )  # fmt: skip
         return reply
 
-    def _deal_street(
-        self,
-        state: RoundState,
-        deal: Deal,
-        pending: tuple[list[Clause], ...],
-        record: HandRecord,
-    ) -> RoundState:
+    def _deal_street(self, state: RoundState, deal: Deal, record: HandRecord) -> RoundState:
         board = state.board_with_deal(deal.board)
         state = state.with_board(board)
-        clause = Board(board)
-        for clauses in pending:
-            clauses.append(clause)
         record.events.append(StreetEvent(state.street, board, state.contributions, state.stacks))
         if deal.swaps and state.street in (3, 4):
             plan = deal.swaps[0 if state.street == 3 else 1]
@@ -361,31 +319,15 @@ class Match:
                 if new != old:
                     state = state.with_hand(seat, new)
                     record.events.append(SwapEvent(seat, old, new))
-                pending[seat].append(UpdatedHand(new))
         return state
 
-    def _resolve_auction(
-        self,
-        state: RoundState,
-        deal: Deal,
-        pending: tuple[list[Clause], ...],
-        record: HandRecord,
-    ) -> RoundState:
+    def _resolve_auction(self, state: RoundState, deal: Deal, record: HandRecord) -> RoundState:
         b0, b1 = state.bids
         assert b0 is not None and b1 is not None
         winners = state.auction_winners  # decided by the state machine, nowhere else
         for seat in winners:
             state = state.with_hand(seat, state.hands[seat] + (deal.auction_cards[seat],))
         record.events.append(AuctionEvent((b0, b1), winners, state.hands, state.stacks))
-        stacks = (state.stacks[0], state.stacks[1])
-        for seat in (0, 1):
-            pending[seat].extend(
-                (
-                    Position(seat),
-                    AuctionResult(stacks, (b0, b1), state.hands[seat]),
-                    Board(state.board),
-                )
-            )
         return state
 
     def _settle(
@@ -393,7 +335,6 @@ class Match:
         terminal: TerminalState,
         record: HandRecord,
         by_seat: Sequence[_Player],
-        pending: tuple[list[Clause], ...],
         deal: Deal,
     ) -> None:
         last = terminal.previous_state
@@ -407,8 +348,6 @@ class Match:
                         StreetEvent(street, board, last.contributions, last.stacks)
                     )
                 last = last.with_board(deal.board)
-                for clauses in pending:  # every seat sees the whole board
-                    clauses.append(Board(deal.board))
             if heads_up:
                 terminal = last.settle(showdown_winner(last.hands, last.board))
             else:
@@ -421,23 +360,20 @@ class Match:
         record.bounty_hits = terminal.bounty_hits
         for seat, player in enumerate(by_seat):
             player.result.bankroll += deltas[seat]
-            message = pending[seat]
-            if showdown and heads_up:
-                message.append(OpponentHand(last.hands[1 - seat]))
-            message.append(Delta(deltas[seat]))
-            if self.rules.bounty is not None:
-                message.append(_bounty_hits_clause(terminal, seat))
-        for seat, player in enumerate(by_seat):
-            if player.seat.outstanding:  # a seat not asked this hand still owes the last K
+            bot = player.seat
+            if bot.outstanding:  # a seat not asked this hand still owes the last K
                 self._collect(player)
-            if player.reachable:
-                player.seat.send(
-                    [Clock(max(player.clock, 0.0)), *pending[seat]], record.number, ack=True
-                )
+            if not (player.out_of_time or not bot.alive or bot.busy):  # reachable
+                message, answered = player.view.hand_end(record, seat, player.clock)
+                if answered:
+                    bot.send(message, record.number, True)
+                else:
+                    bot.tell(message, record.number)
             elif not player.gone:
                 # A busy bot gets this hand's end with its next message.
-                player.backlog = pending[seat]
-            self._flush_faults(player, record)
+                player.view.hold(record, seat)
+            if player.hand_faults:  # (a call saved per seat and hand: the hot path)
+                self._flush_faults(player, record)
 
     # -- faults ------------------------------------------------------------
 
@@ -473,16 +409,6 @@ class Match:
         seat = seat_of(player.slot, record.number, self.rules.seats)
         record.events.extend(FaultEvent(seat, fault) for fault in player.hand_faults)
         player.hand_faults.clear()
-
-
-def _bounty_hits_clause(terminal: TerminalState, seat: int) -> BountyHits:
-    """The ``Y`` clause as the MIT 2025 engine sends it: a loser's flag is masked."""
-    hits = list(terminal.bounty_hits)
-    if terminal.deltas[0] > 0:
-        hits[1] = None
-    elif terminal.deltas[1] > 0:
-        hits[0] = None
-    return BountyHits(hits[seat], hits[1 - seat])
 
 
 def _describe(action: Action) -> str:

@@ -16,6 +16,7 @@ defined once::
     Location: Cambridge, Massachusetts, USA
     Variant: nlhe
     Profile: mit
+    Game: holdem.nolimit.2p.reverse_blinds.game
 
     Technique summary:
       One or two paragraphs ...
@@ -24,23 +25,28 @@ defined once::
       - ...
 
 ``Profile`` names the competition the bot is entered in (``mit`` or ``acpc``,
-see :data:`PROFILES`); it is the one optional heading, so README files written
-before it existed still read back (with ``profile`` None).
+see :data:`PROFILES`), and ``Game`` the ACPC game definition file (in the bot's
+folder) that an ACPC bot plays instead of its variant's preset; both headings are
+optional, so README files written before them still read back (with None).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 __all__ = [
     "EMAIL_PATTERN",
     "FIELDS",
+    "METADATA_NAMES",
     "PROFILES",
     "Metadata",
     "MetadataError",
     "Person",
+    "declared_profile",
     "is_email",
+    "metadata_path",
     "parse_person",
     "paragraphs",
     "parse_readme",
@@ -63,6 +69,7 @@ FIELDS: tuple[tuple[str, str], ...] = (
     ("Location", "location"),
     ("Variant", "variant"),
     ("Profile", "profile"),
+    ("Game", "game"),
     ("Technique summary", "technique"),
     ("References", "references"),
 )
@@ -121,6 +128,9 @@ class Metadata:
     references: tuple[str, ...] = field(default=())
     profile: str | None = None
     """The competition (one of :data:`PROFILES`), or None when README.txt does not say."""
+    game: str | None = None
+    """The ACPC game definition file the bot plays (a file name in its folder), or None:
+    the preset of its variant."""
 
     def validate(self) -> None:
         """Raise :class:`MetadataError` for an empty required field or an unknown profile."""
@@ -131,8 +141,8 @@ class Metadata:
             )
         for heading, attribute in FIELDS:
             value = getattr(self, attribute)
-            if attribute in ("references", "profile"):
-                continue  # "References to relevant papers, if any"; the profile is optional
+            if attribute in ("references", "profile", "game"):
+                continue  # "References to relevant papers, if any"; profile and game optional
             if isinstance(value, str) and not value.strip():
                 raise MetadataError(
                     f"{heading} is empty; every README.txt field must be filled in."
@@ -171,6 +181,7 @@ def render_readme(metadata: Metadata) -> str:
         f"Location: {metadata.location}",
         f"Variant: {metadata.variant}",
         *([f"Profile: {metadata.profile}"] if metadata.profile is not None else []),
+        *([f"Game: {metadata.game}"] if metadata.game is not None else []),
         "",
         "Technique summary:",
         *_indent(metadata.technique),
@@ -183,7 +194,7 @@ def render_readme(metadata: Metadata) -> str:
     return "\n".join(lines) + "\n"
 
 
-_OPTIONAL_HEADINGS = ("Profile",)
+_OPTIONAL_HEADINGS = ("Profile", "Game")
 _HEADING = re.compile(r"^([A-Z][A-Za-z ]+):\s*(.*)$")
 
 
@@ -225,6 +236,41 @@ def parse_readme(text: str) -> Metadata:
         technique=paragraphs("\n".join(sections["Technique summary"])),
         references=tuple(items("References")),
         profile=one("Profile").strip().lower() if "Profile" in sections else None,
+        game=one("Game").strip() or None if "Game" in sections else None,
     )
     metadata.validate()
     return metadata
+
+
+#: The names of the metadata file, in the order they are looked for: the ACPC server's check
+#: looks for ``README``; ``pokerbots new`` writes ``README.txt`` for the MIT profile.
+METADATA_NAMES = ("README", "README.txt")
+_PROFILE_LINE = re.compile(rb"^Profile:[ \t]*([A-Za-z]*)[ \t]*\r?$", re.MULTILINE)
+_READ = 1 << 16  # bytes of a README searched for the Profile line
+
+
+def metadata_path(root: Path) -> Path | None:
+    """The bot's metadata file: ``README`` (the ACPC name), else ``README.txt``, else None."""
+    for name in METADATA_NAMES:
+        if (root / name).is_file():
+            return root / name
+    return None
+
+
+def declared_profile(root: Path) -> tuple[str, Path] | None:
+    """The profile the ``Profile:`` line of the bot's metadata names, and that file; None
+    when there is no such line (or it names no known profile).
+
+    Only the line is read, so a README that is otherwise incomplete still says it.
+    """
+    readme = metadata_path(root)
+    if readme is None:
+        return None
+    try:
+        with open(readme, "rb") as file:
+            found = _PROFILE_LINE.search(file.read(_READ))
+    except OSError:
+        return None
+    if found is None or found.group(1).decode().lower() not in PROFILES:
+        return None
+    return found.group(1).decode().lower(), readme

@@ -38,7 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from sdk.rules import MIT_VARIANTS
+from sdk.gamedef import ACPC_GAMES, GameDef, GameDefError, parse_gamedef
+from sdk.rules import MIT_VARIANTS, VARIANTS
 
 from .metadata import (
     PROFILES,
@@ -46,6 +47,7 @@ from .metadata import (
     MetadataError,
     Person,
     is_email,
+    metadata_path,
     paragraphs,
     parse_readme,
     render_readme,
@@ -56,6 +58,7 @@ from .vendor import SdkRefresh, SdkRefreshError, plan_sdk_refresh, refresh_sdk, 
 __all__ = [
     "BOT_NAME_PATTERN",
     "DEFAULT_ANSWERS",
+    "GAME_FILE_PATTERN",
     "MEMBER_SEPARATOR",
     "NewBotError",
     "OVERWRITE_FLAG",
@@ -64,6 +67,9 @@ __all__ = [
     "Question",
     "answer_problem",
     "create_bot",
+    "default_profile",
+    "game_file_variant",
+    "game_variant",
     "metadata_from_answers",
     "normalize_answers",
     "readme_answers",
@@ -116,8 +122,8 @@ QUESTIONS: tuple[Question, ...] = (
     Question("country", "Country"),
     Question("technique", "Technique summary, one or two paragraphs", multiline=True),
     Question("references", "References, one per line (may be empty)", False, multiline=True),
-    # The template's bot speaks the MIT wire: the MIT games only, until the ACPC wire exists.
-    Question("variant", "Target variant", choices=MIT_VARIANTS),
+    # An ACPC game makes an ACPC bot: startme.sh HOST PORT on the ACPC wire, profile acpc.
+    Question("variant", "Target variant", choices=VARIANTS),
     Question("profile", "Competition (mit: MIT Pokerbots; acpc: the ACPC rules)", choices=PROFILES),
 )
 
@@ -193,6 +199,59 @@ def template_directory() -> Path:
     )
 
 
+def default_profile(variant: str) -> str:
+    """The competition a game is played in: ``mit`` for the MIT games, ``acpc`` for the
+    ACPC ones (the profile's default answer follows the variant)."""
+    return "mit" if variant.strip().lower() in MIT_VARIANTS else "acpc"
+
+
+#: What a game definition file's name may hold: it is written into startme.sh,
+#: commands.json and README, so nothing a shell or a template would read.
+GAME_FILE_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+
+def game_variant(game: GameDef) -> str | None:
+    """The 2009 game a game definition file has the shape of (players and betting), or
+    None: ``acpc-2pl``, ``acpc-2pn`` or ``acpc-3pl``, whatever its blinds and stacks."""
+    for variant, preset in ACPC_GAMES.items():
+        if (preset.num_players, preset.betting) == (game.num_players, game.betting):
+            return variant
+    return None
+
+
+def _read_game(path: Path) -> tuple[str, str, str]:
+    """The file name, text and 2009 variant of the game definition file ``path``;
+    :class:`NewBotError` says why it cannot be the game of a bot."""
+    if not GAME_FILE_PATTERN.fullmatch(path.name):
+        raise NewBotError(
+            f"The game file's name {path.name!r} would be written into startme.sh; rename it "
+            "with letters, digits, '.', '-' and '_' only (such as holdem.nolimit.2p.game).")
+    try:
+        text = path.read_text(encoding="ascii")
+    except FileNotFoundError:
+        raise NewBotError(f"The game definition file {path} does not exist.") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise NewBotError(f"The game definition file {path} cannot be read: {error}.") from None
+    try:
+        game = parse_gamedef(text)
+        game.to_rules()
+    except GameDefError as error:
+        raise NewBotError(f"{path}: {error}") from None
+    variant = game_variant(game)
+    if variant is None:
+        raise NewBotError(
+            f"{path} is a {game.num_players}-player {game.betting} game; the template's ACPC "
+            "bots play the shapes of the 2009 games: heads-up limit or no-limit, and "
+            "three-player limit.")
+    return path.name, text, variant
+
+
+def game_file_variant(path: Path) -> str:
+    """The 2009 variant a bot playing the game definition file ``path`` is written for;
+    :class:`NewBotError` says why the file cannot be a bot's game."""
+    return _read_game(Path(path))[2]
+
+
 def _bad_character(text: str, multiline: bool) -> str | None:
     """The first character that cannot go into README.txt, described, or None."""
     for character in text:
@@ -244,8 +303,8 @@ def answer_problem(key: str, value: str) -> str | None:
             "letters, digits, '-' and '_', starting with a letter (at most 64 characters), "
             "for example 'my-bot'."
         )
-    if key == "variant" and text.lower() not in MIT_VARIANTS:
-        return f"The variant {text!r} is unknown; choose one of: {', '.join(MIT_VARIANTS)}."
+    if key == "variant" and text.lower() not in VARIANTS:
+        return f"The variant {text!r} is unknown; choose one of: {', '.join(VARIANTS)}."
     if key == "profile" and text.lower() not in PROFILES:
         return f"The profile {text!r} is unknown; choose one of: {', '.join(PROFILES)}."
     if key == "leader_email" and not is_email(text):
@@ -289,6 +348,8 @@ def normalize_answers(
     if directory_name is not None:
         merged["bot_name"] = directory_name
     merged.update({key: value for key, value in answers.items() if key in _BY_KEY})
+    if "profile" not in answers and isinstance(merged["variant"], str):
+        merged["profile"] = default_profile(merged["variant"])
     result: dict[str, str] = {}
     for key in _KEYS:
         problem = answer_problem(key, merged[key])
@@ -302,6 +363,10 @@ def normalize_answers(
         raise NewBotError(problems)
     result["variant"] = result["variant"].lower()
     result["profile"] = result["profile"].lower()
+    if result["profile"] == "mit" and result["variant"] not in MIT_VARIANTS:
+        raise NewBotError(
+            f"The MIT Pokerbots competition does not play {result['variant']}, an ACPC game; "
+            "leave the profile out (an ACPC game makes an ACPC bot) or set profile=acpc.")
     leader = Person(result["leader_name"], result["leader_email"])
     members = _split_members(result["members"]) or [str(leader)]
     result["members"] = f"{MEMBER_SEPARATOR} ".join(str(_person(m)) for m in members)
@@ -344,7 +409,8 @@ def _person(text: str) -> Person:
 
 
 def metadata_from_answers(answers: Mapping[str, str]) -> Metadata:
-    """The README.txt metadata of normalised answers (see :func:`normalize_answers`)."""
+    """The README.txt metadata of normalised answers (see :func:`normalize_answers`); an
+    extra ``game`` entry names the bot's ACPC game definition file."""
     location = ", ".join(
         part for part in (answers["city"], answers["region"], answers["country"]) if part
     )
@@ -359,6 +425,7 @@ def metadata_from_answers(answers: Mapping[str, str]) -> Metadata:
         technique=answers["technique"],
         references=tuple(line for line in answers["references"].split("\n") if line),
         profile=answers["profile"],
+        game=answers.get("game") or None,
     )
 
 
@@ -377,14 +444,18 @@ def target_problem(path: Path, force: bool = False) -> str | None:
 
 
 def readme_answers(path: Path) -> dict[str, str] | None:
-    """The answers held by the README.txt of the bot folder ``path``; None without usable ones.
+    """The answers held by the metadata (README, else README.txt) of the bot folder
+    ``path``; None without usable ones.
 
     ``pokerbots new --force`` starts from these, so refreshing a bot keeps its team's
-    details.  A README.txt the answers could not have produced (unreadable, or a location
-    without a country) gives None.
+    details, profile and game file (an extra ``game`` entry).  A README the answers could
+    not have produced (unreadable, or a location without a country) gives None.
     """
+    readme = metadata_path(path)
+    if readme is None:
+        return None
     try:
-        metadata = parse_readme((path / "README.txt").read_text(encoding="utf-8"))
+        metadata = parse_readme(readme.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, MetadataError):
         return None
     parts = metadata.location.split(", ")
@@ -404,10 +475,15 @@ def readme_answers(path: Path) -> dict[str, str] | None:
         "references": "\n".join(metadata.references),
         "variant": metadata.variant,
     }
+    if metadata.profile is not None:
+        answers["profile"] = metadata.profile
     try:
-        return normalize_answers(answers)
+        normalized = normalize_answers(answers)
     except NewBotError:
         return None
+    if metadata.game is not None and GAME_FILE_PATTERN.fullmatch(metadata.game):
+        normalized["game"] = metadata.game
+    return normalized
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,7 +532,10 @@ def refresh_bot(
     path = Path(path)
     existing = readme_answers(path)
     merged = {**(existing or {}), **(answers or {})}
+    game = merged.pop("game", None)  # not a question: it comes from README's Game line
     normalized = normalize_answers(merged, directory_name=path.resolve().name)
+    if game is not None and normalized["variant"] == (existing or {}).get("variant"):
+        normalized["game"] = game
     template = template_directory()
     with tempfile.TemporaryDirectory(prefix="pokerbots-new-") as scratch:
         (Path(scratch) / "new").mkdir()
@@ -519,6 +598,7 @@ def create_bot(
     force: bool = False,
     overwrite_edited: bool = False,
     strategy: str = "starter",
+    game: Path | None = None,
 ) -> Path:
     """Create the bot project at ``path`` from ``answers``; return the project's path.
 
@@ -531,17 +611,39 @@ def create_bot(
     removing what this call created.  With the ``acpc`` profile the metadata file is named
     ``README`` (the ACPC server's check looks for that name) instead of ``README.txt``.
     ``strategy`` (one of :data:`local_runner.strategies.STRATEGIES`) picks the rung of
-    the reference ladder the bot starts from.
+    the reference ladder the bot starts from.  ``game``, an ACPC game definition file (as
+    the ACPC dealer and its ``example_player`` take), makes an ACPC bot that plays that
+    game: the file is copied into the bot, ``startme.sh`` passes it with ``--game``, README
+    names it on a ``Game:`` line, and the variant is the 2009 game of its shape.
     """
     strategy_error = strategy_problem(strategy)
     if strategy_error is not None:
         raise NewBotError(strategy_error)
     path = Path(path)
+    game_text = None
+    answers = dict(answers or {})
+    if game is not None:
+        game_name, game_text, variant = _read_game(Path(game))
+        given = answers.setdefault("variant", variant)
+        if isinstance(given, str) and given.strip().lower() != variant:
+            raise NewBotError(
+                f"{Path(game).name} is a game of the shape of {variant}, not {given}; leave "
+                "the variant out (it follows the game file) or choose another file.")
     if force and path.is_dir() and any(path.iterdir()):
+        if game is not None:
+            raise NewBotError(
+                "--game makes a new bot; to change the game of an existing one, copy the file "
+                "into its folder and edit the --game argument of its startme.sh and the Game "
+                "line of its README.")
         refresh_bot(path, answers, overwrite_edited)
         return path
     directory_name = path.resolve().name
-    normalized = normalize_answers(answers or {}, directory_name=directory_name)
+    normalized = normalize_answers(answers, directory_name=directory_name)
+    if game is not None:
+        if normalized["profile"] != "acpc":
+            raise NewBotError("A bot with an ACPC game file is entered in the ACPC competition; "
+                              "leave the profile out or set profile=acpc.")
+        normalized["game"] = game_name
     problem = target_problem(path, force)
     if problem is not None:
         raise NewBotError(problem)
@@ -549,8 +651,8 @@ def create_bot(
     readme = render_readme(metadata_from_answers(normalized))
     with tempfile.TemporaryDirectory(prefix="pokerbots-new-") as scratch:
         rendered = _render(template, normalized, readme, Path(scratch))
-        if normalized["profile"] == "acpc":  # the ACPC server's check looks for this name
-            (rendered / "README.txt").rename(rendered / "README")
+        if game_text is not None:
+            (rendered / normalized["game"]).write_text(game_text, encoding="ascii")
         vendor_sdk(rendered / "sdk")
         install_strategy(rendered, strategy, normalized["variant"])
         _install(rendered, path)
@@ -577,7 +679,8 @@ def _render(template: Path, answers: Mapping[str, str], readme: str, scratch: Pa
         ),
         encoding="utf-8",
     )
-    context = {"bot_name": answers["bot_name"], "variant": answers["variant"], "_readme": readme}
+    context = {"bot_name": answers["bot_name"], "variant": answers["variant"],
+               "game_file": answers.get("game", ""), "_readme": readme}
     try:
         project = cookiecutter(
             str(template),
@@ -603,6 +706,8 @@ def _render(template: Path, answers: Mapping[str, str], readme: str, scratch: Pa
     # way to the user's disk; the engine needs it executable.
     startme = rendered / "startme.sh"
     startme.chmod(startme.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    if answers["profile"] == "acpc":  # the ACPC server's check looks for this name
+        (rendered / "README.txt").rename(rendered / "README")
     return rendered
 
 

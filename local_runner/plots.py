@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .duplicate import HALF_DIRECTORIES
+from .duplicate import HALF_DIRECTORIES, LEG_DIRECTORIES
 from .install import install_command
 from .logs import HANDS_FILE
 from .standings import Standings
@@ -56,9 +56,13 @@ def plot_match_bankroll(match_dir: Path, out: Path | None = None) -> Path:
     """Chart each bot's bankroll over the hands of the match logged in ``match_dir``.
 
     A duplicate match (``half-1``/``half-2`` subdirectories) gets a line per bot
-    and half, and each bot's running total over hand pairs.  Returns the PNG's
-    path (default ``match_dir/bankroll.png``).
+    and half, and each bot's running total over hand pairs; a three-handed one
+    (``leg-1`` to ``leg-6``), each bot's running total over the deals, summed over the
+    legs.  Returns the PNG's path (default ``match_dir/bankroll.png``).
     """
+    legs = [match_dir / name / HANDS_FILE for name in LEG_DIRECTORIES]
+    if legs[0].is_file():
+        return _plot_legs([f for f in legs if f.is_file()], out or match_dir / BANKROLL_PNG)
     figure = _figure(8, 4.5)
     halves = [match_dir / name / HANDS_FILE for name in HALF_DIRECTORIES]
     files = [f for f in halves if f.is_file()] or [match_dir / HANDS_FILE]
@@ -91,6 +95,25 @@ def plot_match_bankroll(match_dir: Path, out: Path | None = None) -> Path:
     axes.set_ylabel("chips")
     axes.legend(loc="best", fontsize="small")
     target = out or match_dir / BANKROLL_PNG
+    figure.savefig(target, dpi=110)
+    return target
+
+
+def _plot_legs(files: Sequence[Path], target: Path) -> Path:
+    """A three-handed duplicate match: each bot's bankroll over the deals, all legs summed."""
+    figure = _figure(8, 4.5)
+    axes = figure.add_subplot()
+    series = [_cumulative(f) for f in files]
+    for index, name in enumerate(series[0]):
+        legs = [by_name.get(name, [0]) for by_name in series]
+        n = min(len(values) for values in legs)
+        totals = [sum(values[i] for values in legs) for i in range(n)]
+        axes.plot(range(n), totals, label=name, color=f"C{index}", linewidth=2.0)
+    axes.set_title(f"Duplicate match: bankroll over the deals, summed over {len(files)} seatings")
+    axes.axhline(0, color="grey", linewidth=0.8)
+    axes.set_xlabel("deal")
+    axes.set_ylabel("chips")
+    axes.legend(loc="best", fontsize="small")
     figure.savefig(target, dpi=110)
     return target
 

@@ -1,4 +1,4 @@
-"""A scrimmage: two bots (directories or built-ins) play one match, with logs.
+"""A scrimmage: the bots of one table (directories or built-ins) play one match, with logs.
 
 This is the library behind ``pokerbots scrimmage``: it builds and starts bot
 processes, connects them, plays the match, and always ends with every bot
@@ -24,7 +24,6 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from sdk.protocol import Clause
 from sdk.rules import ENVIRONMENT_VARIABLE, Rules
 
 from .acpc_seat import AcpcSocketSeat
@@ -38,6 +37,7 @@ from .match import Match, MatchSettings
 from .process import BotProcess, BotStartError, ResourceLimits
 from .records import HandRecord, MatchResult
 from .sandbox import Sandbox, sandbox_problem
+from .seat_view import Message
 from .seats import InProcessSeat, Reply, Seat
 from .socket_seat import SocketSeat, accept_bot
 from .standings import MatchStats
@@ -94,7 +94,10 @@ class _AbsentSeat(Seat):
         """Nothing is ever sent."""
         return 0
 
-    def send(self, clauses: Sequence[Clause], hand: int, ack: bool) -> None:
+    def send(self, message: Message, hand: int, ack: bool) -> None:
+        """Never called: the engine does not send to a seat that is not alive."""
+
+    def tell(self, message: Message, hand: int) -> None:
         """Never called: the engine does not send to a seat that is not alive."""
 
     def receive(self, budget: float) -> Reply:
@@ -125,7 +128,7 @@ def run_scrimmage(
     stats: MatchStats | None = None,
     play_absent: bool = False,
 ) -> MatchResult:
-    """Play one match between two bots and write its logs into ``out_dir``.
+    """Play one match between the bots of a table and write its logs into ``out_dir``.
 
     A bot that fails to build or never connects stops the match before its first hand
     (``PlayerResult.start_failure`` says why; its log has the rest), unless ``play_absent``,
@@ -146,22 +149,29 @@ def run_scrimmage(
         raise UsageError(
             f"A {config.rules.variant} match seats {seats} bots, but {len(specs)} were given."
         )
-    if seats > 2 and (wired := [spec.name for spec in specs if spec.program is not None]):
+    rules = config.rules
+    mit_wired = [s.name for s in specs if s.program and not speaks_acpc(s.program, rules)]
+    if seats > 2 and mit_wired:
         raise UsageError(
-            f"{', '.join(wired)} would play over the MIT wire protocol, which seats two players "
-            f"(the kit hosts ACPC-wire bots heads-up only, in this version); a {seats}-seat game "
-            "plays built-in bots (builtin:NAME)."
+            f"{', '.join(mit_wired)} would play over the MIT wire protocol, which seats two "
+            f"players; at a {seats}-seat table a bot speaks the ACPC wire: put "
+            '"protocol": "acpc" in its commands.json and have it speak that wire (a kit bot: '
+            '--protocol acpc in its run command, or run_bot(..., protocol="acpc")), or start '
+            "it from a startme.sh alone."
         )
     if sandbox and (problem := sandbox_problem()) is not None:
         raise UsageError(problem)
-    rules = config.rules
-    variant_hooks = rules.swap or rules.auction or rules.bounty or rules.discard
+    # The MIT games' checks after an all-in have no place on the ACPC wire either.
+    variant_hooks = rules.swap or rules.auction or rules.bounty or rules.discard \
+        or rules.all_in_checks  # fmt: skip
     acpc_wired = [s.name for s in specs if s.program and speaks_acpc(s.program, rules)]
     if variant_hooks and acpc_wired:
         raise UsageError(
             f"{', '.join(acpc_wired)} speak(s) the ACPC wire, which has no words for swaps, "
-            f"auctions, bounties or discards; play {rules.variant} over the MIT wire (remove "
-            '"protocol": "acpc" from commands.json, or add a commands.json), or an ACPC game.'
+            f"auctions, bounties, discards or the MIT games' checks after an all-in; play an "
+            f"ACPC game (--variant acpc-2pl, acpc-2pn or acpc-3pl, or --game FILE), or play "
+            f'{rules.variant} over the MIT wire (remove "protocol": "acpc" from commands.json '
+            "and --protocol acpc from its run command)."
         )
     python = choose_python(config.runner.python)  # a bad setting is refused before anything runs
     try:

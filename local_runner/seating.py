@@ -9,7 +9,7 @@ is the dealer in odd hands.
 
 from __future__ import annotations
 
-__all__ = ["seat_of", "slots_in_seats"]
+__all__ = ["duplicate_orders", "seat_of", "slots_in_seats"]
 
 #: For each table size, the slots in seat order for each position of the button.
 _ROTATIONS = {
@@ -37,3 +37,26 @@ def seat_of(slot: int, hand: int, seats: int) -> int:
     (1, 2)
     """
     return (slot - (hand - 1)) % seats
+
+
+def duplicate_orders(seats: int) -> tuple[tuple[int, ...], ...]:
+    """The seatings of a duplicate match: for each leg, the bot in each slot.
+
+    Heads-up, two legs with the seats swapped.  Three-handed, the six of the ACPC 2009
+    rules: the players rotate one seat to the left between legs, three times, then sit in
+    the other relative order and rotate three times again.  Every leg deals the same
+    cards to the same seats, so over the legs every bot holds every seat of every deal
+    once in each relative order of the others.
+
+    >>> duplicate_orders(2)
+    ((0, 1), (1, 0))
+    >>> duplicate_orders(3)
+    ((0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1), (2, 1, 0), (1, 0, 2))
+    """
+    if seats not in (2, 3):
+        raise ValueError(f"Duplicate seatings exist for 2 or 3 seats, not {seats}.")
+    orders = []
+    for first in ((0, 1, 2), (0, 2, 1))[: seats - 1]:
+        base = first[:seats]
+        orders += [base[shift:] + base[:shift] for shift in range(seats)]
+    return tuple(orders)

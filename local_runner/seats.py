@@ -3,7 +3,11 @@
 A seat accepts messages that each expect exactly one reply (:meth:`Seat.send`)
 and hands the replies back in order (:meth:`Seat.receive`).  Sending does not
 wait, so the engine can send an end-of-hand message and go on with the next
-hand; the reply arrives later, timed from when the bot could start on it.
+hand; the reply arrives later, timed from when the bot could start on it.  A
+message that expects no reply (the ACPC wire's end of a hand) is told
+(:meth:`Seat.tell`).  The messages themselves are made by the seat's view
+(:meth:`Seat.make_view`, MIT clauses unless the seat speaks another protocol),
+so the engine passes them on without knowing a wire.
 
 * :class:`InProcessSeat` drives a :class:`sdk.Bot` object in this process
   through the SDK's own client (no sockets): for simulation and tests.
@@ -16,18 +20,21 @@ import time
 import traceback
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Sequence
 from typing import NamedTuple
 
 from sdk.actions import Action
 from sdk.bot import Bot
 from sdk.client import BotClient
-from sdk.protocol import Clause, Quit
+from sdk.protocol import Quit
 from sdk.rules import Rules
 
 from .faults import FaultKind
+from .mit_view import MitView
+from .seat_view import Message, SeatView
 
 __all__ = ["InProcessSeat", "Reply", "Seat"]
+
+_new = tuple.__new__
 
 
 class Reply(NamedTuple):
@@ -59,9 +66,20 @@ class Seat(ABC):
     def alive(self) -> bool:
         """False once the bot has crashed or disconnected; nothing is sent to it then."""
 
+    def make_view(self, rules: Rules) -> SeatView:
+        """The view that makes this seat's messages from the engine's events (called once per
+        match): the MIT wire's, unless the seat speaks another protocol."""
+        return MitView(rules)
+
     @abstractmethod
-    def send(self, clauses: Sequence[Clause], hand: int, ack: bool) -> None:
-        """Send a message that expects one reply: an action, or ``K`` if ``ack`` (a hand's end)."""
+    def send(self, message: Message, hand: int, ack: bool) -> None:
+        """Send a message of this seat's view that expects one reply: an action, or the
+        acknowledgement of a hand's end if ``ack``."""
+
+    def tell(self, message: Message, hand: int) -> None:
+        """Send a message of this seat's view that expects no reply (a hand's end on a wire
+        without acknowledgements).  A seat whose view never makes one need not accept it."""
+        raise NotImplementedError(f"{type(self).__name__} has no messages without a reply.")
 
     @abstractmethod
     def receive(self, budget: float) -> Reply:
@@ -119,11 +137,11 @@ class InProcessSeat(Seat):
         """Replies computed but not yet collected."""
         return len(self._replies)
 
-    def send(self, clauses: Sequence[Clause], hand: int, ack: bool) -> None:
-        """Run the bot on the message now and keep its reply for :meth:`receive`."""
+    def send(self, message: Message, hand: int, ack: bool) -> None:
+        """Run the bot on the message (MIT clauses) now and keep its reply for :meth:`receive`."""
         start = time.perf_counter()
         try:
-            action = self.client.handle(clauses)
+            action = self.client.handle(message)
         except Exception as error:
             elapsed = time.perf_counter() - start
             self._alive = False
@@ -131,7 +149,10 @@ class InProcessSeat(Seat):
             detail = f"raised {type(error).__name__}: {error}"
             self._replies.append(Reply(hand, None, elapsed, ack, "", FaultKind.CRASH, detail))
             return
-        self._replies.append(Reply(hand, action, time.perf_counter() - start, ack))
+        # tuple.__new__: a named tuple's constructor costs twice as much, once per message.
+        self._replies.append(
+            _new(Reply, (hand, action, time.perf_counter() - start, ack, "", None, ""))
+        )
 
     def receive(self, budget: float) -> Reply:
         """The kept reply; one slower than ``budget`` becomes a timeout."""

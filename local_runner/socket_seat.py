@@ -15,6 +15,11 @@ the answer to a later message.  Lines nobody asked for (two replies to one
 message) are discarded and reported.  A closed connection is reported once, as
 a crash if the bot's process has ended and as a disconnect otherwise, even when
 it is noticed while the bot was not being asked anything.
+
+What the lines say is the business of a :class:`LineCodec` given to the seat: the MIT wire's
+(:class:`MitCodec`, the default) or another protocol's (:mod:`local_runner.acpc_seat`).  The
+codec encodes the messages of the seat's view, decodes a reply, and may set lines aside that
+are not replies (a protocol's comments and handshake); the seat itself only moves lines.
 """
 
 from __future__ import annotations
@@ -24,22 +29,67 @@ import select
 import socket
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
-from sdk.protocol import MAX_LINE_BYTES, Clause, ProtocolError, Quit, decode_action, encode_message
+from sdk.actions import Action
+from sdk.protocol import MAX_LINE_BYTES, ProtocolError, Quit, decode_action, encode_message
 from sdk.rules import Rules
 
 from .faults import FaultKind
+from .seat_view import Message
 from .seats import Reply, Seat
 
-__all__ = ["SocketSeat", "accept_bot"]
+__all__ = ["LineCodec", "MitCodec", "SocketSeat", "accept_bot"]
 
 _READ_CHUNK = 65536
 _SEND_TIMEOUT = 5.0
 _EXIT_PATIENCE = 0.5  # how long a closed connection waits for the process's exit status
 _MAX_TEXT = 200  # characters of a bad reply kept for fault details and logs
 _QUICKACK: int = getattr(socket, "TCP_QUICKACK", 0)  # Linux only
+
+
+class LineCodec(Protocol):
+    """What the lines of one wire protocol say, for a :class:`SocketSeat`."""
+
+    quit_line: bytes
+    """What ends the match for the bot (empty: the connection's end is all)."""
+
+    def encode(self, message: Message) -> bytes:
+        """The bytes of a message of the seat's view, line endings included."""
+        ...
+
+    def decode(self, text: str) -> Action:
+        """The action of a reply line (line ending removed); :class:`ProtocolError` with a
+        sentence when it is none."""
+        ...
+
+    def admit(self, line: bytes) -> bool:
+        """False for a line that is no reply (a comment, a handshake): it is set aside."""
+        ...
+
+
+class MitCodec:
+    """The MIT wire: clauses in, one action per line out, nothing set aside."""
+
+    quit_line = (encode_message([Quit()]) + "\n").encode("ascii")
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        """``rules`` are the match's: some letters depend on the game (Toss Hold'em's D, A)."""
+        self.rules = rules
+
+    def encode(self, message: Message) -> bytes:
+        """One line of space-separated clauses."""
+        return (encode_message(message, self.rules) + "\n").encode("ascii")
+
+    def decode(self, text: str) -> Action:
+        """One action: ``F``, ``C``, ``K``, ``R<amount>``, ``A<bid>`` (or a discard)."""
+        return decode_action(text, self.rules)
+
+    def admit(self, line: bytes) -> bool:
+        """Every line is a reply on the MIT wire."""
+        return True
 
 
 @dataclass(slots=True)
@@ -60,6 +110,7 @@ class SocketSeat(Seat):
         before_quit: Callable[[], None] | None = None,
         spin_wait: float = 0.0,
         rules: Rules | None = None,
+        codec: LineCodec | None = None,
     ) -> None:
         """Take over the connected ``sock``.
 
@@ -68,8 +119,11 @@ class SocketSeat(Seat):
         processes while they are all still there).  ``spin_wait`` is how long to poll for a
         reply before sleeping in ``select`` (see :meth:`_wait`).  ``rules`` are the match's:
         some letters of the wire depend on the game (Toss Hold'em's ``D`` and ``A``).
+        ``codec`` is the wire protocol (default: :class:`MitCodec` with ``rules``).
         """
         self.rules = rules
+        self.codec: LineCodec = codec if codec is not None else MitCodec(rules)
+        self._admit_all = isinstance(self.codec, MitCodec)  # no call per line on the MIT wire
         self.spin_wait = spin_wait
         self.name = name
         self.before_quit = before_quit
@@ -122,11 +176,17 @@ class SocketSeat(Seat):
         """The socket's descriptor, for ``select``."""
         return self.sock.fileno()
 
-    def send(self, clauses: Sequence[Clause], hand: int, ack: bool) -> None:
-        """Write one message line; a broken connection is noticed by :meth:`receive`."""
+    def send(self, message: Message, hand: int, ack: bool) -> None:
+        """Write a message that asks for one reply; a broken connection is noticed by
+        :meth:`receive`."""
         self._requests.append(_Request(hand, ack, time.perf_counter()))
         if not self._broken:
-            self._write((encode_message(clauses, self.rules) + "\n").encode("ascii"))
+            self._write(self.codec.encode(message))
+
+    def tell(self, message: Message, hand: int) -> None:
+        """Write a message that asks for no reply (a reply to it would be unrequested)."""
+        if not self._broken:
+            self._write(self.codec.encode(message))
 
     def receive(self, budget: float) -> Reply:
         """The reply to the oldest outstanding message, or a fault after ``budget`` seconds.
@@ -166,11 +226,11 @@ class SocketSeat(Seat):
             self._wait(remaining)
 
     def quit(self) -> None:
-        """Send ``Q``; the connection is closed by :meth:`close`."""
+        """Send ``Q`` (the codec's end of the match); the connection is closed by :meth:`close`."""
         if self.before_quit is not None:
             self.before_quit()
-        if not self._broken:
-            self._write((encode_message([Quit()]) + "\n").encode("ascii"))
+        if not self._broken and self.codec.quit_line:
+            self._write(self.codec.quit_line)
 
     def close(self) -> None:
         """Close the connection; shut down first, so the bot sees the end even if another
@@ -207,7 +267,7 @@ class SocketSeat(Seat):
             )
         text = line.decode("ascii", "replace").rstrip("\r\n")
         try:
-            action = decode_action(text, self.rules)
+            action = self.codec.decode(text)
         except ProtocolError as error:
             return Reply(
                 request.hand,
@@ -313,6 +373,8 @@ class SocketSeat(Seat):
                 self._add_line(None, now)
 
     def _add_line(self, line: bytes | None, now: float) -> None:
+        if line is not None and not self._admit_all and not self.codec.admit(line):
+            return  # not a reply: a comment or a handshake, seen by the codec
         if len(self._lines) >= len(self._requests) + self._abandoned:
             self._unrequested += 1  # nobody asked: keep the bot in step by dropping it
             return

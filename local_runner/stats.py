@@ -2,10 +2,12 @@
 
 A poker match is noisy, so a bare chip total says little.  These functions report
 the mean result per hand with a confidence interval (CI) and say whether that CI
-excludes zero.  Everything is standard library only; the Student t quantile is
-computed here (Newton's method on the exact CDF, via the regularized incomplete
-beta function; a Cornish-Fisher series above 1000 degrees of freedom) and agrees
-with ``scipy.stats.t.ppf`` to about 1e-11 relative.
+excludes zero.  Everything is standard library only.
+
+Every interval the kit reports comes from one engine, :class:`Moments`: exact sums
+(count, sum, sum of squares) of the samples, in integers for chip deltas, so partial
+results merge in any order with the same outcome and only the last division rounds.
+The Student t quantile is :func:`local_runner.tdist.t_quantile`.
 
     >>> s = summarize([10, -5, 20, 15, -10], big_blind=2)
     >>> s.total_chips, s.hands, s.chips_per_hand.mean
@@ -19,13 +21,17 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from statistics import NormalDist
+from fractions import Fraction
 from typing import Any
+
+from .tdist import t_quantile
 
 __all__ = [
     "Interval",
+    "Moments",
     "RunningStats",
     "Summary",
+    "ci_sentence",
     "duplicate_pairs",
     "mbb_per_hand",
     "mean_ci",
@@ -34,9 +40,8 @@ __all__ = [
     "summarize_duplicate",
     "summary_dict",
     "t_quantile",
+    "table_verdict",
 ]
-
-_LARGE_DF = 1000.0  # above this, the Cornish-Fisher series is accurate to ~1e-13
 
 
 def _check_confidence(confidence: float) -> None:
@@ -47,94 +52,6 @@ def _check_confidence(confidence: float) -> None:
 def _check_big_blind(big_blind: int) -> None:
     if big_blind <= 0:
         raise ValueError(f"The big blind must be a positive number of chips, not {big_blind}.")
-
-
-def _beta_cf(a: float, b: float, x: float) -> float:
-    """Continued fraction for the incomplete beta function (modified Lentz method)."""
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 100_000):
-        for num in (
-            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
-        ):
-            d = 1.0 + num * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + num / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1.0) < 1e-15:
-            return h
-    raise ArithmeticError(f"The incomplete beta continued fraction did not converge ({a}, {b}).")
-
-
-def _t_upper_tail(t: float, df: float) -> float:
-    """P(T > t) for t >= 0: half the regularized incomplete beta I_x(df/2, 1/2), x = df/(df+t²)."""
-    a, b = df / 2.0, 0.5
-    x, y = df / (df + t * t), t * t / (df + t * t)  # y = 1 - x without cancellation
-    if y == 0.0:
-        return 0.5
-    log_x = math.log1p(-y) if y < 0.5 else math.log(df) - math.log(df + t * t)
-    log_y = 2.0 * math.log(t) - math.log(df + t * t)
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * log_x + b * log_y)
-    if x < (a + 1.0) / (a + b + 2.0):
-        return 0.5 * front * _beta_cf(a, b, x) / a
-    return 0.5 * (1.0 - front * _beta_cf(b, a, y) / b)
-
-
-def _t_density(t: float, df: float) -> float:
-    log_c = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
-    return math.exp(log_c - (df + 1) / 2 * math.log1p(t * t / df))
-
-
-def _t_upper_quantile(q: float, df: float) -> float:
-    """The t with P(T > t) = q, for 0 < q <= 1/2."""
-    z = -NormalDist().inv_cdf(q)
-    if math.isinf(df):
-        return z
-    if df == 1.0:
-        return 1.0 / math.tan(math.pi * q)
-    if df > _LARGE_DF:  # Cornish-Fisher expansion (Abramowitz & Stegun 26.7.5)
-        z2 = z * z
-        g = (
-            (z2 + 1) * z / 4,
-            ((5 * z2 + 16) * z2 + 3) * z / 96,
-            (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384,
-            ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z / 92160,
-        )
-        return z + sum(gi / df ** (i + 1) for i, gi in enumerate(g))
-    # The t tail is heavier than the normal one, so z lies below the root; the tail is convex
-    # for t > 0, so Newton's method from z rises monotonically to the root without overshooting
-    # (a negative step can only be rounding noise at the root).
-    t = z
-    for _ in range(200):
-        density = _t_density(t, df)
-        if density == 0.0:  # only for tiny fractional df, whose quantiles exceed ~1e150
-            raise ArithmeticError(f"The t quantile for q={q}, df={df} is out of float range.")
-        step = (_t_upper_tail(t, df) - q) / density
-        if step <= 1e-11 * t:  # quadratic convergence: the remaining error is far below this
-            return t + max(step, 0.0)
-        t += step
-    raise ArithmeticError(f"The t quantile did not converge for q={q}, df={df}.")
-
-
-def t_quantile(p: float, df: float) -> float:
-    """The ``p`` quantile of Student's t distribution with ``df`` degrees of freedom.
-
-    ``df`` may be any positive number, or ``math.inf`` for the normal limit.
-
-    >>> round(t_quantile(0.975, 10), 7)
-    2.2281389
-    """
-    if not 0.0 < p < 1.0:
-        raise ValueError(f"The probability p must be strictly between 0 and 1, not {p}.")
-    if not df > 0:
-        raise ValueError(f"The degrees of freedom must be positive, not {df}.")
-    if p == 0.5:
-        return 0.0
-    return _t_upper_quantile(1.0 - p, df) if p > 0.5 else -_t_upper_quantile(p, df)
 
 
 @dataclass(frozen=True)
@@ -165,8 +82,107 @@ class Interval:
         )
 
 
+#: An exact sample: chips are integers; a float sample is held as the Fraction it equals.
+Exact = int | Fraction
+
+
+@dataclass(slots=True)
+class Moments:
+    """Exact moments of samples: count, sum and sum of squares.
+
+    The one moments engine behind every interval.  Integer samples (chip deltas) keep
+    integer sums; a float sample is added as the exact :class:`~fractions.Fraction` it
+    equals.  Unlike a floating-point running mean, two :class:`Moments` merge exactly,
+    so a tournament's intervals are the same whatever order its matches end in.
+
+    >>> m = Moments.of([10, -5, 20, 15, -10])
+    >>> s = m.summary(big_blind=2)
+    >>> s.total_chips, s.hands, s.chips_per_hand.mean
+    (30, 5, 6.0)
+    """
+
+    n: int = 0
+    total: Exact = 0
+    total_sq: Exact = 0
+
+    @classmethod
+    def of(cls, samples: Iterable[float]) -> Moments:
+        """The moments of ``samples``."""
+        moments = cls()
+        for x in samples:
+            moments.add(x)
+        return moments
+
+    def add(self, x: float) -> None:
+        """Add one sample (a float exactly, as the fraction it equals)."""
+        exact: Exact = x if isinstance(x, int) else Fraction(x)
+        self.n += 1
+        self.total += exact
+        self.total_sq += exact * exact
+
+    def merged(self, other: Moments) -> Moments:
+        """The moments of both sample sets together (neither operand changes)."""
+        return Moments(self.n + other.n, self.total + other.total, self.total_sq + other.total_sq)
+
+    @property
+    def mean(self) -> float:
+        """The sample mean, rounded once; a ValueError without samples."""
+        if self.n == 0:
+            raise ValueError("The mean of no samples is undefined; add at least one sample.")
+        return _ratio(self.total, self.n)
+
+    @property
+    def variance(self) -> float:
+        """The sample variance (denominator ``n - 1``), rounded once; ``nan`` below two samples."""
+        if self.n < 2:
+            return math.nan
+        # n * sum(x^2) - sum(x)^2 is exact; only the last division rounds.
+        return _ratio(self.n * self.total_sq - self.total * self.total, self.n * (self.n - 1))
+
+    def interval(self, confidence: float = 0.95) -> Interval:
+        """The mean with its two-sided Student t confidence interval.
+
+        Fewer than two samples give the interval ``(-inf, +inf)``; none is a ValueError.
+        """
+        _check_confidence(confidence)
+        mean = self.mean
+        if self.n < 2:
+            return Interval(mean, -math.inf, math.inf, self.n, math.inf)
+        stderr = math.sqrt(max(self.variance, 0.0) / self.n)
+        half = t_quantile(0.5 + confidence / 2.0, self.n - 1) * stderr
+        return Interval(mean, mean - half, mean + half, self.n, stderr)
+
+    def summary(
+        self, big_blind: int, hands_per_sample: int = 1, confidence: float = 0.95
+    ) -> Summary:
+        """A :class:`Summary` of integer samples; each sample is ``hands_per_sample`` hands."""
+        return Summary.from_stats(self, int(self.total), big_blind, confidence, hands_per_sample)
+
+    def to_list(self) -> list[int]:
+        """``[n, total, total_sq]`` for JSON (integer samples only)."""
+        if not isinstance(self.total, int) or not isinstance(self.total_sq, int):
+            raise ValueError("Only the moments of integer samples are written as JSON.")
+        return [self.n, self.total, self.total_sq]
+
+    @classmethod
+    def from_list(cls, values: Sequence[int]) -> Moments:
+        """The inverse of :meth:`to_list`."""
+        n, total, total_sq = (int(v) for v in values)
+        return cls(n, total, total_sq)
+
+
+def _ratio(numerator: Exact, denominator: int) -> float:
+    """``numerator / denominator`` rounded once (int / int is correctly rounded, as is a
+    Fraction's conversion)."""
+    if isinstance(numerator, int):
+        return numerator / denominator
+    return float(numerator / denominator)
+
+
 class RunningStats:
-    """Streaming mean and variance (Welford's algorithm): memory is flat in the sample count.
+    """Streaming mean and variance over any numbers: a thin view of :class:`Moments`.
+
+    Memory is flat in the sample count; the results are exact up to one final rounding.
 
     >>> rs = RunningStats()
     >>> for x in [1, 2, 3, 4, 5]:
@@ -177,45 +193,30 @@ class RunningStats:
 
     def __init__(self, samples: Iterable[float] = ()) -> None:
         """Start with ``samples`` (by default none)."""
-        self._n = 0
-        self._mean = 0.0
-        self._m2 = 0.0  # sum of squared deviations from the running mean
-        for x in samples:
-            self.add(x)
+        self.moments = Moments.of(samples)
 
     def add(self, x: float) -> None:
         """Add one sample."""
-        self._n += 1
-        delta = x - self._mean
-        self._mean += delta / self._n
-        self._m2 += delta * (x - self._mean)
+        self.moments.add(x)
 
     @property
     def n(self) -> int:
         """The number of samples added so far."""
-        return self._n
+        return self.moments.n
 
     @property
     def mean(self) -> float:
         """The sample mean; a ValueError if no sample has been added."""
-        if self._n == 0:
-            raise ValueError("The mean of no samples is undefined; add at least one sample.")
-        return self._mean
+        return self.moments.mean
 
     @property
     def variance(self) -> float:
         """The sample variance (denominator ``n - 1``); ``nan`` with fewer than two samples."""
-        return self._m2 / (self._n - 1) if self._n >= 2 else math.nan
+        return self.moments.variance
 
     def interval(self, confidence: float = 0.95) -> Interval:
-        """The Student t confidence interval for the mean (see :func:`mean_ci`)."""
-        _check_confidence(confidence)
-        mean = self.mean
-        if self._n < 2:
-            return Interval(mean, -math.inf, math.inf, self._n, math.inf)
-        stderr = math.sqrt(self.variance / self._n)
-        half = t_quantile(0.5 + confidence / 2.0, self._n - 1) * stderr
-        return Interval(mean, mean - half, mean + half, self._n, stderr)
+        """The Student t confidence interval for the mean (see :meth:`Moments.interval`)."""
+        return self.moments.interval(confidence)
 
 
 def mean_ci(samples: Sequence[float], confidence: float = 0.95) -> Interval:
@@ -229,7 +230,7 @@ def mean_ci(samples: Sequence[float], confidence: float = 0.95) -> Interval:
     """
     if len(samples) == 0:
         raise ValueError("A confidence interval needs at least one sample; none were given.")
-    return RunningStats(samples).interval(confidence)
+    return Moments.of(samples).interval(confidence)
 
 
 def mbb_per_hand(chips: float, hands: int, big_blind: int) -> float:
@@ -261,7 +262,7 @@ class Summary:
     @classmethod
     def from_stats(
         cls,
-        stats: RunningStats,
+        stats: Moments | RunningStats,
         total_chips: int,
         big_blind: int,
         confidence: float = 0.95,
@@ -291,7 +292,7 @@ class Summary:
 
 def summarize(deltas: Sequence[int], big_blind: int, confidence: float = 0.95) -> Summary:
     """Summarize per-hand chip deltas (one bot's perspective); each hand is one sample."""
-    return Summary.from_stats(RunningStats(deltas), sum(deltas), big_blind, confidence)
+    return Moments.of(deltas).summary(big_blind, 1, confidence)
 
 
 def duplicate_pairs(first_half: Sequence[int], second_half: Sequence[int]) -> list[int]:
@@ -320,8 +321,7 @@ def summarize_duplicate(
     computed over the pair sums, and the per-hand mean and CI are the pair ones
     divided by 2.  ``hands`` counts both halves; the intervals' ``n`` counts pairs.
     """
-    pairs = duplicate_pairs(first_half, second_half)
-    return Summary.from_stats(RunningStats(pairs), sum(pairs), big_blind, confidence, 2)
+    return Moments.of(duplicate_pairs(first_half, second_half)).summary(big_blind, 2, confidence)
 
 
 # -- JSON forms (summary.json, tournament results) ---------------------------------
@@ -352,12 +352,18 @@ def summary_dict(summary: Summary) -> dict[str, Any]:
 
 
 def statistics_dict(
-    names: Sequence[str], summaries: Sequence[Summary], duplicate: bool = False
+    names: Sequence[str],
+    summaries: Sequence[Summary],
+    duplicate: bool = False,
+    sample: str | None = None,
 ) -> dict[str, Any]:
-    """The ``statistics`` object of a match: each player's summary and the verdict."""
+    """The ``statistics`` object of a match: each player's summary and the verdict.
+
+    ``sample`` names one sample (default: ``hand pair`` if ``duplicate``, else ``hand``).
+    """
     return {
         "confidence": summaries[0].confidence,
-        "sample": "hand pair" if duplicate else "hand",
+        "sample": sample or ("hand pair" if duplicate else "hand"),
         "players": [
             {"name": name, **summary_dict(summary)}
             for name, summary in zip(names, summaries, strict=True)
@@ -382,3 +388,24 @@ def table_verdict(names: Sequence[str], summaries: Sequence[Summary]) -> str:
     if behind:
         parts.append(f"{', '.join(behind)} behind it")
     return f"{' and '.join(parts)}: {level} CI excludes zero"
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.1f}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
+
+
+def ci_sentence(
+    name: str, summary: Summary, duplicate: bool = False, samples: str | None = None
+) -> str:
+    """One line for people, e.g. ``A: +120 chips, +60.0 mbb/hand (95% CI -12.3 to +132.3)``.
+
+    ``samples`` names the samples in the plural (default: ``hand pairs`` if ``duplicate``,
+    else ``hands``).
+    """
+    mbb = summary.mbb_per_hand
+    level = f"{summary.confidence * 100:g}%"
+    unit = samples or ("hand pairs" if duplicate else "hands")
+    return (
+        f"{name}: {summary.total_chips:+d} chips, {_signed(mbb.mean)} mbb/hand "
+        f"({level} CI {_signed(mbb.low)} to {_signed(mbb.high)}, over {mbb.n} {unit})"
+    )

@@ -1,7 +1,10 @@
-"""A round-robin tournament: every pair of bots plays a series of (duplicate) matches.
+"""A round-robin tournament: every group of bots that fills a table plays a series of
+(duplicate) matches.
 
-One master seed determines every deal: match ``k`` of the pair ``(i, j)`` gets a
-seed derived from (master seed, i, j, k) by SHA-256, so the same command with
+Heads-up, every pair of bots plays; in a 3-seat game (acpc-3pl), every combination of
+three entrants, as the ACPC 2009 rules have it ("m choose 3" groups).  One master seed
+determines every deal: match ``k`` of the group ``(i, j)`` (or ``(i, j, l)``) gets a
+seed derived from (master seed, the group, k) by SHA-256, so the same command with
 deterministic bots gives the same table on any machine and any executor.
 
 Matches are independent jobs (:class:`MatchJob`, run by :func:`play_job`) on any
@@ -11,12 +14,13 @@ Matches are independent jobs (:class:`MatchJob`, run by :func:`play_job`) on any
 holds the plan, so an interrupted tournament resumes without replaying a
 finished match, and refuses to resume a different tournament.  The rankings
 follow the ACPC rules: total bankroll, and bankroll instant run-off
-(:mod:`local_runner.rankings`).
+(:mod:`local_runner.rankings`), whose 3-player form stops at the last three bots.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import socket
@@ -34,9 +38,13 @@ from .config import Limits, RunnerSettings, ScrimmageConfig
 from .duplicate import run_duplicate
 from .executors import BotBundle, interrupt_requested, job_running
 from .faults import FaultKind
+from .match_stats import MatchStats
+from .match_summary import MatchSummary
 from .records import PlayerResult
 from .scrimmage import BotSpec, UsageError, run_scrimmage, unique_names
-from .standings import MatchStats, MatchSummary, Moments, Standings, compute_standings
+from .seating import duplicate_orders
+from .standings import Standings, compute_standings
+from .stats import Moments
 
 __all__ = [
     "MATCHES_FILE",
@@ -50,6 +58,7 @@ __all__ = [
     "TournamentError",
     "TournamentPlan",
     "TournamentResult",
+    "group_seed",
     "load_plan",
     "match_seed",
     "play_job",
@@ -61,7 +70,8 @@ PLAN_FILE = "tournament.json"
 MATCHES_FILE = "matches.jsonl"
 RESULTS_FILE = "results.json"
 MATCHES_DIRECTORY = "matches"
-_PLAN_FORMAT = 1
+_PLAN_FORMAT = 1  # heads-up plans, as before 3-seat tables
+_TABLE_PLAN_FORMAT = 2  # plans of a larger table: matches_per_group and table
 
 
 class TournamentError(ValueError):
@@ -77,7 +87,19 @@ def match_seed(master: int, first: int, second: int, index: int) -> int:
     >>> match_seed(7, 0, 1, 0) == match_seed(7, 0, 1, 0) != match_seed(7, 0, 1, 1)
     True
     """
-    digest = hashlib.sha256(f"pokerbots-tournament:{master}:{first}:{second}:{index}".encode())
+    return group_seed(master, (first, second), index)
+
+
+def group_seed(master: int, group: Sequence[int], index: int) -> int:
+    """The seed of match ``index`` of the bots at positions ``group`` (from 0).
+
+    Heads-up it is :func:`match_seed`; a group of three adds the third position.
+
+    >>> group_seed(7, (0, 1), 0) == match_seed(7, 0, 1, 0) != group_seed(7, (0, 1, 2), 0)
+    True
+    """
+    members = ":".join(str(position) for position in group)
+    digest = hashlib.sha256(f"pokerbots-tournament:{master}:{members}:{index}".encode())
     return int.from_bytes(digest.digest()[:8], "big") & 0x7FFF_FFFF
 
 
@@ -101,7 +123,7 @@ class PlannedMatch:
     """One match of the plan: its id, its players in match order, and its seed."""
 
     match_id: str
-    players: tuple[str, str]
+    players: tuple[str, ...]
     seed: int
 
 
@@ -109,7 +131,9 @@ class PlannedMatch:
 class TournamentPlan:
     """Everything that determines a tournament's results (``tournament.json``).
 
-    ``config.seed`` is the master seed; every match's seed derives from it.
+    ``config.seed`` is the master seed; every match's seed derives from it.  The table
+    size is the game's (``config.rules.seats``): every group of that many entrants plays
+    ``matches_per_pair`` matches (per pair heads-up, per group of three at a 3-seat table).
     """
 
     entrants: tuple[Entrant, ...]
@@ -122,28 +146,52 @@ class TournamentPlan:
         """The bots' names, in the order given."""
         return [entrant.name for entrant in self.entrants]
 
+    @property
+    def table(self) -> int:
+        """How many bots play each match: the game's seats."""
+        return self.config.rules.seats
+
+    @property
+    def matches_per_group(self) -> int:
+        """Matches per group of bots that share a table (the pairs, heads-up)."""
+        return self.matches_per_pair
+
+    def groups(self) -> list[tuple[int, ...]]:
+        """Every combination of ``table`` entrants (their positions), in order."""
+        return list(itertools.combinations(range(len(self.entrants)), self.table))
+
     def matches(self) -> list[PlannedMatch]:
-        """Every match, pair by pair; the first player alternates between a pair's matches."""
+        """Every match, group by group.
+
+        The seating changes between a group's matches: heads-up, the first player
+        alternates; three-handed, match ``k`` seats the group in the ``k``-th of the six
+        orders of a duplicate match (rotations, then the other relative order).
+        """
         planned = []
         width = len(str(len(self.entrants)))
         index_width = max(3, len(str(self.matches_per_pair)))
-        for i, first in enumerate(self.entrants):
-            for j in range(i + 1, len(self.entrants)):
-                second = self.entrants[j]
-                for k in range(self.matches_per_pair):
-                    players = (first.name, second.name) if k % 2 == 0 else (second.name, first.name)
-                    match_id = f"{i + 1:0{width}d}-{j + 1:0{width}d}-{k + 1:0{index_width}d}"
-                    seed = match_seed(self.config.seed, i, j, k)
-                    planned.append(PlannedMatch(match_id, players, seed))
+        orders = duplicate_orders(self.table)
+        for group in self.groups():
+            for k in range(self.matches_per_pair):
+                players = tuple(self.entrants[group[slot]].name for slot in orders[k % len(orders)])
+                positions = "-".join(f"{i + 1:0{width}d}" for i in group)
+                match_id = f"{positions}-{k + 1:0{index_width}d}"
+                seed = group_seed(self.config.seed, group, k)
+                planned.append(PlannedMatch(match_id, players, seed))
         return planned
 
     def to_dict(self) -> dict[str, Any]:
-        """The content of ``tournament.json``."""
+        """The content of ``tournament.json`` (format 1 heads-up, 2 at a larger table)."""
+        bots = [{"name": e.name, "source": e.source} for e in self.entrants]
+        head: dict[str, Any] = (
+            {"format": _PLAN_FORMAT, "bots": bots, "master_seed": self.config.seed,
+             "matches_per_pair": self.matches_per_pair}
+            if self.table == 2 else
+            {"format": _TABLE_PLAN_FORMAT, "bots": bots, "master_seed": self.config.seed,
+             "table": self.table, "matches_per_group": self.matches_per_pair}
+        )  # fmt: skip
         return {
-            "format": _PLAN_FORMAT,
-            "bots": [{"name": e.name, "source": e.source} for e in self.entrants],
-            "master_seed": self.config.seed,
-            "matches_per_pair": self.matches_per_pair,
+            **head,
             "duplicate": self.duplicate,
             "rules": self.config.rules.to_dict(),
             "runner": asdict(self.config.runner),
@@ -158,10 +206,10 @@ class TournamentPlan:
     def from_dict(cls, data: dict[str, Any]) -> TournamentPlan:
         """The plan a ``tournament.json`` describes; a TournamentError if it is malformed."""
         try:
-            if data["format"] != _PLAN_FORMAT:
+            if data["format"] not in (_PLAN_FORMAT, _TABLE_PLAN_FORMAT):
                 raise TournamentError(
                     f"This tournament.json has format {data['format']!r}; this kit reads "
-                    f"format {_PLAN_FORMAT}."
+                    f"formats {_PLAN_FORMAT} and {_TABLE_PLAN_FORMAT}."
                 )
             config = ScrimmageConfig(
                 rules=Rules.from_dict(data["rules"]),
@@ -170,7 +218,14 @@ class TournamentPlan:
                 limits=Limits(**data["limits"]),
             )
             entrants = tuple(Entrant(str(b["name"]), str(b["source"])) for b in data["bots"])
-            return cls(entrants, config, int(data["matches_per_pair"]), bool(data["duplicate"]))
+            table = int(data.get("table", 2))
+            if table != config.rules.seats:
+                raise TournamentError(
+                    f"The tournament.json plans tables of {table} for a game of "
+                    f"{config.rules.seats} seats; start the tournament again in a new directory."
+                )
+            per_group = data["matches_per_group" if "table" in data else "matches_per_pair"]
+            return cls(entrants, config, int(per_group), bool(data["duplicate"]))
         except (KeyError, TypeError, ValueError, RulesError) as error:
             if isinstance(error, TournamentError):
                 raise
@@ -185,13 +240,26 @@ def plan_tournament(
 ) -> TournamentPlan:
     """Plan a round robin between ``bots`` (``builtin:NAME`` or directories).
 
-    ``config.seed`` is the master seed.  A UsageError if a bot cannot be found
-    or fewer than two are given.
+    ``config.seed`` is the master seed; the game's seats (``config.rules.seats``) say how
+    many bots share each table, and every combination of that many bots plays
+    ``matches_per_pair`` matches.  A UsageError if a bot cannot be found, or fewer bots
+    are given than a table seats.
     """
-    if len(bots) < 2:
+    table = config.rules.seats
+    if table not in (2, 3):
+        raise UsageError(
+            f"A tournament plays heads-up or 3-seat games; {config.rules.variant} seats {table}."
+        )
+    if table == 2 and len(bots) < 2:
         raise UsageError(f"A tournament needs at least two bots; {len(bots)} were given.")
+    if len(bots) < table:
+        raise UsageError(
+            f"A tournament of {config.rules.variant} needs at least {table} bots (each match "
+            f"seats {table}); {len(bots)} were given."
+        )
     if matches_per_pair < 1:
-        raise UsageError(f"Each pair must play at least one match, not {matches_per_pair}.")
+        what = "pair" if table == 2 else "group of bots"
+        raise UsageError(f"Each {what} must play at least one match, not {matches_per_pair}.")
     specs = [BotSpec.parse(text) for text in bots]
     sources = [
         f"builtin:{spec.builtin}" if spec.program is None else str(spec.program.directory)
@@ -230,11 +298,11 @@ class MatchJob:
     """
 
     match_id: str
-    specs: tuple[BotSpec, BotSpec]
+    specs: tuple[BotSpec, ...]
     config: ScrimmageConfig
     duplicate: bool
     out_dir: str
-    bundles: tuple[BotBundle | None, BotBundle | None] = (None, None)
+    bundles: tuple[BotBundle | None, ...] = (None, None)
 
 
 def _faults(results: Sequence[PlayerResult]) -> dict[str, int]:
@@ -247,7 +315,7 @@ def _faults(results: Sequence[PlayerResult]) -> dict[str, int]:
 
 
 def _forfeit(results: Sequence[PlayerResult]) -> str | None:
-    """Why a bot forfeited its match (the first half's reason), or None if it played."""
+    """Why a bot forfeited its match (the first leg's reason), or None if it played."""
     return next((r.start_failure for r in results if r.start_failure is not None), None)
 
 
@@ -266,11 +334,14 @@ def play_job(job: MatchJob) -> MatchSummary:
 
     Bot faults never raise; a bot directory that is missing does (a UsageError).
     """
-    names = (job.specs[0].name, job.specs[1].name)
+    names = tuple(spec.name for spec in job.specs)
+    players = range(len(names))
     if interrupt_requested():  # Ctrl-C reached this worker: queued matches are not played
-        empty = (Moments(), Moments())
-        return MatchSummary(job.match_id, names, job.config.seed, job.duplicate, (0, 0), 0, empty,
-                            interrupted=True)
+        return MatchSummary(
+            job.match_id, names, job.config.seed, job.duplicate, tuple(0 for _ in players), 0,
+            tuple(Moments() for _ in players), tuple({} for _ in players), interrupted=True,
+            forfeits=tuple(None for _ in players),
+        )  # fmt: skip
     specs = list(job.specs)
     for slot, bundle in enumerate(job.bundles):
         if bundle is not None:
@@ -284,21 +355,18 @@ def play_job(job: MatchJob) -> MatchSummary:
     with job_running():
         if job.duplicate:
             duplicate = run_duplicate(specs, job.config, out_dir, play_absent=True)
-            halves = duplicate.halves
-            moments = (
-                Moments.of(duplicate.pair_deltas(0)),
-                Moments.of(duplicate.pair_deltas(1)),
-            )
+            legs = duplicate.legs
+            moments = tuple(duplicate.moments(bot) for bot in players)
             chips, hands, interrupted = duplicate.bankrolls, duplicate.hands, duplicate.interrupted
-            results = [[duplicate.player(h, bot) for h in range(len(halves))] for bot in (0, 1)]
+            results = [[duplicate.player(leg, bot) for leg in range(len(legs))] for bot in players]
         else:
-            stats = MatchStats()
+            stats = MatchStats(len(names))
             result = run_scrimmage(specs, job.config, out_dir, stats=stats, play_absent=True)
-            halves = (result,)
-            moments = (stats.players[0], stats.players[1])  # tournaments are heads-up
-            chips = (result.players[0].bankroll, result.players[1].bankroll)
+            legs = (result,)
+            moments = stats.players
+            chips = tuple(player.bankroll for player in result.players)
             hands, interrupted = result.hands_played, result.interrupted
-            results = [[result.players[0]], [result.players[1]]]
+            results = [[player] for player in result.players]
     return MatchSummary(
         match_id=job.match_id,
         players=names,
@@ -307,12 +375,12 @@ def play_job(job: MatchJob) -> MatchSummary:
         chips=chips,
         hands=hands,
         moments=moments,
-        faults=(_faults(results[0]), _faults(results[1])),
-        wall_seconds=sum(half.wall_seconds for half in halves),
+        faults=tuple(_faults(mine) for mine in results),
+        wall_seconds=sum(leg.wall_seconds for leg in legs),
         interrupted=interrupted,
         log_dir=str(out_dir),
         host=socket.gethostname(),
-        forfeits=(_forfeit(results[0]), _forfeit(results[1])),
+        forfeits=tuple(_forfeit(mine) for mine in results),
     )
 
 
@@ -437,13 +505,14 @@ class TournamentResult:
         return len(self.matches) == len(self.plan.matches())
 
     def to_dict(self) -> dict[str, Any]:
-        """``results.json``: rankings, cross table, per-bot results and every match."""
+        """``results.json``: rankings, cross table (or groups), per-bot results, every match."""
+        per_group = "matches_per_pair" if self.plan.table == 2 else "matches_per_group"
         return {
             **self.standings.to_dict(),
             "master_seed": self.plan.config.seed,
             "variant": self.plan.config.rules.variant,
             "rounds": self.plan.config.rules.num_rounds,
-            "matches_per_pair": self.plan.matches_per_pair,
+            per_group: self.plan.matches_per_pair,
             "duplicate": self.plan.duplicate,
             "complete": self.complete,
             "interrupted": self.interrupted,
@@ -454,7 +523,8 @@ class TournamentResult:
 
 def standings_of(plan: TournamentPlan, matches: Sequence[MatchSummary]) -> Standings:
     """The standings of ``plan`` over the finished ``matches``."""
-    return compute_standings(plan.names, matches, plan.config.rules.big_blind, plan.duplicate)
+    rules = plan.config.rules
+    return compute_standings(plan.names, matches, rules.big_blind, plan.duplicate, plan.table)
 
 
 def make_jobs(plan: TournamentPlan, out_dir: Path, ship_bots: bool = False) -> list[MatchJob]:
@@ -467,11 +537,11 @@ def make_jobs(plan: TournamentPlan, out_dir: Path, ship_bots: bool = False) -> l
     return [
         MatchJob(
             match_id=planned.match_id,
-            specs=(specs[planned.players[0]], specs[planned.players[1]]),
+            specs=tuple(specs[name] for name in planned.players),
             config=replace(plan.config, seed=planned.seed),
             duplicate=plan.duplicate,
             out_dir=str((out_dir / MATCHES_DIRECTORY / planned.match_id).resolve()),
-            bundles=(bundles[planned.players[0]], bundles[planned.players[1]]),
+            bundles=tuple(bundles[name] for name in planned.players),
         )
         for planned in plan.matches()
     ]

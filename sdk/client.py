@@ -56,6 +56,9 @@ ERROR_PREFIX = WARNING_PREFIX + "error: "
 _FULL_TRACEBACKS = 3
 
 _ACK = CheckAction()
+#: Named tuples made per message are built with ``tuple.__new__``: a named tuple's own
+#: constructor costs over twice as much, and this runs for every message of every hand.
+_new = tuple.__new__
 _ACTION_TYPES = (FoldAction, CallAction, CheckAction, RaiseAction, BidAction, DiscardAction)
 _OPENING = frozenset({Clock, Position, HoleCards, BountyRank, RoundStart})
 
@@ -180,7 +183,7 @@ class BotClient(BotCaller):
         assert isinstance(state, TerminalState)
         self.bot.handle_round_over(self.game_state, state, self.seat)
         game = self.game_state
-        self.game_state = GameState(game.bankroll, game.game_clock, game.round_num + 1)
+        self.game_state = _new(GameState, (game.bankroll, game.game_clock, game.round_num + 1))
 
     def _start_round(self) -> None:
         self._new_round_pending = False
@@ -197,10 +200,11 @@ class BotClient(BotCaller):
 
     def _apply_action(self, action: Action) -> None:
         state = self.round_state
-        if not isinstance(state, RoundState):
+        # `type(...) is`: the client makes its own states, and this runs for every action.
+        if type(state) is not RoundState:
             raise ProtocolError(f"action {action!r} arrived outside a hand.")
         if (
-            isinstance(action, BidAction)
+            type(action) is BidAction
             and state.actor != self.seat
             and state.bids[self.seat] is None
         ):
@@ -211,7 +215,7 @@ class BotClient(BotCaller):
 
     def _on_clock(self, clause: Clock) -> None:
         game = self.game_state
-        self.game_state = GameState(game.bankroll, clause.seconds, game.round_num)
+        self.game_state = _new(GameState, (game.bankroll, clause.seconds, game.round_num))
 
     def _on_position(self, clause: Position) -> None:
         self.seat = clause.seat
@@ -262,11 +266,11 @@ class BotClient(BotCaller):
             deltas: tuple[int, ...] = (amount, -amount) if self.seat == 0 else (-amount, amount)
         else:
             deltas = tuple(amount if seat == self.seat else 0 for seat in range(seats))
-        self.round_state = TerminalState(
-            deltas, terminal.previous_state, terminal.bounty_hits, terminal.folder
+        self.round_state = _new(
+            TerminalState, (deltas, terminal.previous_state, terminal.bounty_hits, terminal.folder)
         )
         game = self.game_state
-        self.game_state = GameState(game.bankroll + amount, game.game_clock, game.round_num)
+        self.game_state = _new(GameState, (game.bankroll + amount, game.game_clock, game.round_num))
         self._hand_over = True
 
     def _on_bounty_hits(self, clause: BountyHits) -> None:

@@ -43,12 +43,13 @@ def hand_deltas(
     rules: Rules,
     stacks: Sequence[int],
     winner: int | None,
-    hits: Sequence[bool] = (False, False),
+    hits: Sequence[bool | None] = (False, False),
 ) -> tuple[int, int]:
     """Each seat's chip change for a hand that ended with ``stacks`` behind.
 
     ``winner`` is the seat that won (by fold or showdown) or ``None`` for a tie;
-    ``hits`` says which seats hit their bounty (ignored without bounty rules).
+    ``hits`` says which seats hit their bounty (None counts as no hit; ignored without
+    bounty rules).
     The result is zero-sum.
     """
     start = rules.starting_stack

@@ -33,7 +33,6 @@ Prefer ``round_state.rules``, which is always right for the hand at hand.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -86,8 +85,11 @@ _SEATS_AFTER = {
     size: tuple(tuple((seat + step) % size for step in range(1, size + 1)) for seat in range(size))
     for size in range(2, 11)
 }
+#: For each table size and seat, the other seats (in turn order).
+_OTHERS = {size: tuple(order[:-1] for order in orders) for size, orders in _SEATS_AFTER.items()}
 _ZEROS = {size: (0,) * size for size in range(2, 11)}
-_NONES: dict[int, tuple[bool | None, ...]] = {size: (None,) * size for size in range(2, 11)}
+#: No bids, no bounty ranks, no bounty hits: a tuple of None per seat.
+_NONES: dict[int, tuple[None, ...]] = {size: (None,) * size for size in range(2, 11)}
 #: The betting round of each street, for per-round rules (limit bet sizes and caps).
 _ROUND = {0: 0, 3: 1, 4: 2, 5: 3}
 #: Toss Hold'em: the street after each street, and how many dealt (not discarded) cards
@@ -197,8 +199,8 @@ class RoundState(NamedTuple):
             (
                 0, 0, pips, stacks,
                 nobody if hands is None else tuple(hands),
-                (), None, rules, False, _nobody_bids(len(pips)),
-                (None,) * len(pips) if bounties is None else tuple(bounties),
+                (), None, rules, False, _NONES[len(pips)],
+                _NONES[len(pips)] if bounties is None else tuple(bounties),
                 first, first, folded, 0, rules.big_blind,
             ),
         )  # fmt: skip
@@ -255,24 +257,24 @@ class RoundState(NamedTuple):
     def legal_actions(self) -> frozenset[ActionType]:
         """The action classes the seat to act may take."""
         (_, street, pips, stacks, _, _, _, rules, auction, _, _,
-         actor, _, folded, raises, _) = self  # fmt: skip
+         actor, opener, folded, raises, _) = self  # fmt: skip
         if auction:
             return _BID_ONLY
-        if (street == 2 or street == 3) and rules.discard:
-            return _DISCARD_ONLY if actor == self.opener else _CHECK_ONLY
+        if rules.discard and (street == 2 or street == 3):
+            return _DISCARD_ONLY if actor == opener else _CHECK_ONLY
         cost = max(pips) - pips[actor]
-        can_raise = False
         if stacks[actor] > cost:
-            for seat, stack in enumerate(stacks):  # can another seat answer a raise?
-                if stack and seat != actor and not folded[seat]:
+            for seat in _OTHERS[len(pips)][actor]:  # can another seat answer a raise?
+                if stacks[seat] and not folded[seat]:
                     limit = rules.limit
-                    can_raise = limit is None or raises < limit.max_raises[_ROUND[street]]
+                    if limit is None or raises < limit.max_raises[_ROUND[street]]:
+                        if cost:
+                            return _FOLD_CALL_RAISE
+                        return _CHECK_RAISE_FOLD if rules.fold_always_legal else _CHECK_RAISE
                     break
-        if cost == 0:
-            if rules.fold_always_legal:
-                return _CHECK_RAISE_FOLD if can_raise else _CHECK_FOLD
-            return _CHECK_RAISE if can_raise else _CHECK_ONLY
-        return _FOLD_CALL_RAISE if can_raise else _FOLD_CALL
+        if cost:
+            return _FOLD_CALL
+        return _CHECK_FOLD if rules.fold_always_legal else _CHECK_ONLY
 
     def raise_bounds(self) -> tuple[int, int]:
         """The smallest and largest legal raise-to amounts (this street's pip after raising).
@@ -285,10 +287,14 @@ class RoundState(NamedTuple):
         (_, street, pips, stacks, _, _, _, rules, _, _, _, actor, _, folded, _, last_raise) = self
         high = max(pips)
         deepest = 0  # what the deepest opponent still in could put in on this street
-        for seat, stack in enumerate(stacks):
-            if seat != actor and not folded[seat] and pips[seat] + stack > deepest:
-                deepest = pips[seat] + stack
-        most = min(pips[actor] + stacks[actor], deepest)
+        for seat in _OTHERS[len(pips)][actor]:
+            if not folded[seat]:
+                reach = pips[seat] + stacks[seat]
+                if reach > deepest:
+                    deepest = reach
+        most = pips[actor] + stacks[actor]
+        if deepest < most:
+            most = deepest
         limit = rules.limit
         if limit is not None:
             size = min(most, high + limit.raise_sizes[_ROUND[street]])
@@ -317,11 +323,15 @@ class RoundState(NamedTuple):
 
         ``legal`` may pass :meth:`legal_actions` when the caller has it already.
         """
-        if type(action) not in (self.legal_actions() if legal is None else legal):
+        kind = type(action)
+        if kind not in (self.legal_actions() if legal is None else legal):
             return False
-        if isinstance(action, RaiseAction):
+        if kind is CheckAction or kind is CallAction or kind is FoldAction:
+            return True
+        if kind is RaiseAction:
             low, high = self.raise_bounds()
-            return _whole(action.amount) and low <= action.amount <= high
+            amount = action.amount  # type: ignore[union-attr]
+            return type(amount) is int and low <= amount <= high
         if isinstance(action, BidAction):
             low, high = self.bid_bounds()
             return _whole(action.amount) and low <= action.amount <= high
@@ -398,25 +408,36 @@ class RoundState(NamedTuple):
         # One unpacking instead of many attribute reads, and `type(...) is` rather than
         # isinstance (actions are final classes): this is the innermost loop of every
         # engine and client.
-        (button, street, pips, stacks, hands, board, _, rules, auction, bids, bounties,
+        (button, street, pips, stacks, hands, board, previous, rules, auction, bids, bounties,
          actor, opener, folded, raises, last_raise) = self  # fmt: skip
         kind = type(action)
         if kind is CheckAction:
             pass
         elif kind is CallAction:
-            put = min(max(pips) - pips[actor], stacks[actor])
-            pips = _put(pips, actor, pips[actor] + put)
-            stacks = _put(stacks, actor, stacks[actor] - put)
+            mine, left = pips[actor], stacks[actor]
+            put = max(pips) - mine
+            if put > left:  # a short call: all in
+                put = left
+            pips, stacks = _pay(pips, stacks, actor, mine + put, left - put)
         elif kind is RaiseAction:
             amount: int = action.amount  # type: ignore[union-attr]
-            last_raise = max(last_raise, amount - max(pips))
-            stacks = _put(stacks, actor, stacks[actor] - amount + pips[actor])
-            pips = _put(pips, actor, amount)
+            increment = amount - max(pips)
+            if increment > last_raise:
+                last_raise = increment
+            pips, stacks = _pay(pips, stacks, actor, amount, stacks[actor] - amount + pips[actor])
             opener, raises = actor, raises + 1
         elif kind is FoldAction:
             folded = _put(folded, actor, True)
             if folded.count(False) == 1:
-                return self._fold_win(folded)
+                # The last round state is the one the fold was made in, with the fold marked.
+                marked: RoundState = _new_state(
+                    RoundState,
+                    (
+                        button, street, pips, stacks, hands, board, previous, rules, auction,
+                        bids, bounties, actor, opener, folded, raises, last_raise,
+                    ),
+                )  # fmt: skip
+                return marked._fold_win()
         elif kind is BidAction:
             return self._bid(actor, action.amount)  # type: ignore[union-attr]
         elif kind is DiscardAction:
@@ -424,11 +445,11 @@ class RoundState(NamedTuple):
         else:
             raise TypeError(f"proceed() takes an action, not {action!r}.")
         # The next seat to act, unless the turn comes back to the opener: the street ends.
-        all_in_checks = rules.all_in_checks
         for seat in _SEATS_AFTER[len(pips)][actor]:
             if seat == opener:
                 break
-            if not folded[seat] and (all_in_checks or stacks[seat] > 0):
+            # A seat with chips acts; an all-in one only where the rules ask it to check.
+            if not folded[seat] and (stacks[seat] > 0 or rules.all_in_checks):
                 return _new_state(
                     RoundState,
                     (
@@ -475,15 +496,6 @@ class RoundState(NamedTuple):
                 auction, bids, self.bounties, actor, opener, folded, raises, last_raise,
             ),
         )  # fmt: skip
-
-    def _next_able(self, after: int, folded: Sequence[bool], stacks: Sequence[int]) -> int:
-        """The first seat after ``after`` that can act (not folded; with chips, or MIT)."""
-        all_in_checks = self.rules.all_in_checks
-        order = _SEATS_AFTER[len(folded)][after]
-        for seat in order:
-            if not folded[seat] and (all_in_checks or stacks[seat] > 0):
-                return seat
-        return order[0]
 
     def _bid(self, active: int, amount: int) -> RoundState:
         """Auction Hold'em (heads-up): a sealed bid; the second one resolves the auction."""
@@ -542,25 +554,30 @@ class RoundState(NamedTuple):
         return (0, 1) if b0 == b1 else ((0,) if b0 > b1 else (1,))
 
     def _next_street(self) -> State:
-        rules = self.rules
-        zeros = _ZEROS[len(self.pips)]
+        (_, street, pips, stacks, hands, board, _, rules, _, bids, bounties,
+         _, _, folded, _, _) = self  # fmt: skip
+        zeros = _ZEROS[len(pips)]
         if rules.discard:  # Toss Hold'em, heads-up: 0, 2, 3 (SB discards first), 4, 5, 6
-            if self.street == 6:
-                return TerminalState(zeros, self, self._bounty_hits(), None)
-            street = _TOSS_NEXT[self.street]
+            if street == 6:
+                return _new_state(TerminalState, (zeros, self, self._bounty_hits(), None))
+            street = _TOSS_NEXT[street]
             first = button = 0 if street == 3 else 1
         else:
-            if self.street == 5 or (not rules.all_in_checks and self._run_out()):
-                return TerminalState(zeros, self, self._bounty_hits(), None)
-            first = self._next_able(0, self.folded, self.stacks)
-            street = 3 if self.street == 0 else self.street + 1
+            if street == 5 or (not rules.all_in_checks and self._run_out()):
+                return _new_state(TerminalState, (zeros, self, self._bounty_hits(), None))
+            # The first seat after the button that can act (not folded; with chips, or MIT).
+            first = 1
+            for seat in _SEATS_AFTER[len(pips)][0]:
+                if not folded[seat] and (stacks[seat] > 0 or rules.all_in_checks):
+                    first = seat
+                    break
+            street = 3 if street == 0 else street + 1
             button = 1
         return _new_state(
             RoundState,
             (
-                button, street, zeros, self.stacks, self.hands, self.board, self, rules,
-                street == 3 and rules.auction, self.bids, self.bounties, first, first,
-                self.folded, 0, 0,
+                button, street, zeros, stacks, hands, board, self, rules,
+                street == 3 and rules.auction, bids, bounties, first, first, folded, 0, 0,
             ),
         )  # fmt: skip
 
@@ -572,18 +589,16 @@ class RoundState(NamedTuple):
         )
         return able < 2
 
-    def _fold_win(self, folded: tuple[bool, ...]) -> TerminalState:
-        """The hand ends: every seat but one has folded."""
+    def _fold_win(self) -> TerminalState:
+        """The hand ends: every seat but one has folded (this state has the last fold marked)."""
         hits = self._bounty_hits()
-        winner = folded.index(False)
+        folded = self.folded
         deltas: tuple[int, ...]
         if len(folded) == 2:
-            deltas = hand_deltas(self.rules, self.stacks, winner, [bool(h) for h in hits])
+            deltas = hand_deltas(self.rules, self.stacks, folded.index(False), hits)
         else:
             deltas = pot_deltas(self.contributions, folded)
-        # The last round state is the one the fold was made in, with the fold marked.
-        marked = _new_state(RoundState, (*self[:13], folded, *self[14:]))
-        return TerminalState(deltas, marked, hits, self.actor)
+        return _new_state(TerminalState, (deltas, self, hits, self.actor))
 
     def _bounty_hits(self) -> tuple[bool | None, ...]:
         if self.rules.bounty is None:
@@ -604,8 +619,8 @@ class RoundState(NamedTuple):
         the written rules', via :func:`sdk.payoffs.hand_deltas`.
         """
         hits = self._bounty_hits()
-        deltas = hand_deltas(self.rules, self.stacks, winner, [bool(h) for h in hits])
-        return TerminalState(deltas, self, hits, None)
+        deltas = hand_deltas(self.rules, self.stacks, winner, hits)
+        return _new_state(TerminalState, (deltas, self, hits, None))
 
     def settle_ranks(self, ranks: Sequence[int | None]) -> TerminalState:
         """The showdown result for any number of seats: a rank per seat (higher is better;
@@ -622,12 +637,29 @@ class RoundState(NamedTuple):
         return TerminalState(deltas, self, self._bounty_hits(), None)
 
 
-@functools.lru_cache(maxsize=32)
-def _opening(rules: Rules) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Cards, ...],
-                                    tuple[bool, ...], int]:  # fmt: skip
+_Opening = tuple[tuple[int, ...], tuple[int, ...], tuple[Cards, ...], tuple[bool, ...], int]
+#: The opening of each rules object seen, by identity: hashing a Rules (every field) costs
+#: more than the rest of ``new_hand``.  The entry keeps its rules object, so an id reused
+#: after that object is gone cannot match.
+_OPENINGS: dict[int, tuple[Rules, _Opening]] = {}
+
+
+def _opening(rules: Rules) -> _Opening:
     """What every hand of ``rules`` starts with: pips and stacks after the blinds, no cards,
     nobody folded, and the first seat to act (the first after the big blind that can).
     Computed once per rules object: it is the same for every hand."""
+    entry = _OPENINGS.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    if len(_OPENINGS) >= 64:  # a long-lived process making rules per hand stays small
+        _OPENINGS.clear()
+    opening = _compute_opening(rules)
+    _OPENINGS[id(rules)] = (rules, opening)
+    return opening
+
+
+def _compute_opening(rules: Rules) -> _Opening:
+    """The opening of ``rules`` (see :func:`_opening`)."""
     seats = rules.seats
     small_seat, big_seat = (0, 1) if seats == 2 else (1, 2)
     start = rules.starting_stack
@@ -645,17 +677,23 @@ def _opening(rules: Rules) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Card
     return tuple(pips), stacks, ((),) * seats, folded, first
 
 
-@functools.lru_cache(maxsize=16)
-def _nobody_bids(seats: int) -> tuple[None, ...]:
-    """No auction bid yet, for ``seats`` seats."""
-    return (None,) * seats
-
-
 def _put(values: tuple[object, ...], index: int, value: object) -> tuple:  # type: ignore[type-arg]
     """``values`` with ``values[index]`` replaced (heads-up first: the common case)."""
     if len(values) == 2:
         return (value, values[1]) if index == 0 else (values[0], value)
     return (*values[:index], value, *values[index + 1 :])
+
+
+def _pay(
+    pips: tuple[int, ...], stacks: tuple[int, ...], seat: int, pip: int, stack: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``pips`` and ``stacks`` with ``seat``'s entries set to ``pip`` and ``stack`` (one call
+    for the two tuples a bet changes; heads-up first, the common case)."""
+    if len(pips) == 2:
+        if seat == 0:
+            return (pip, pips[1]), (stack, stacks[1])
+        return (pips[0], pip), (stacks[0], stack)
+    return (*pips[:seat], pip, *pips[seat + 1 :]), (*stacks[:seat], stack, *stacks[seat + 1 :])
 
 
 def _whole(amount: object) -> bool:

@@ -101,7 +101,9 @@ def test_a_three_seat_scrimmage_of_built_in_bots_writes_its_logs(tmp_path: Path)
     assert "posts the blind of 5" in gamelog and "Final, " in gamelog
 
 
-def test_a_bot_directory_at_a_three_seat_table_is_refused(tmp_path: Path) -> None:
+def test_an_mit_wire_bot_directory_at_a_three_seat_table_is_refused_with_what_to_do(
+    tmp_path: Path,
+) -> None:
     skeleton = Path(__file__).resolve().parents[1] / "skeleton"
     run = subprocess.run(
         [sys.executable, "-m", "local_runner.cli", "scrimmage", str(skeleton),
@@ -110,6 +112,7 @@ def test_a_bot_directory_at_a_three_seat_table_is_refused(tmp_path: Path) -> Non
     )  # fmt: skip
     assert run.returncode == 2
     assert "MIT wire protocol, which seats two players" in run.stderr
+    assert '"protocol": "acpc"' in run.stderr and "startme.sh" in run.stderr
 
 
 def test_the_chump_plays_every_acpc_game_and_folds_about_six_percent_facing_a_bet() -> None:

@@ -6,7 +6,9 @@ The runner starts an ACPC bot as the ACPC server does (``./startme.sh HOST PORT`
 replies that echo the state they answer.  These tests use a kit bot speaking the ACPC wire
 through ``run_bot(..., protocol="acpc")``; ``test_the_real_example_player_plays_in_the_kit``
 runs the ACPC server's own example player where a build of it is named by
-``POKERBOTS_ACPC_DEALER``.
+``POKERBOTS_ACPC_DEALER``.  Three-handed tables and mixed wires are in
+``test_acpc_tables.py``; the lines themselves, against the real dealer's, in
+``test_acpc_view.py``.
 """
 
 from __future__ import annotations
@@ -20,15 +22,10 @@ from pathlib import Path
 import pytest
 from conftest import MakeBot
 
-from local_runner.acpc_seat import AcpcView
 from local_runner.bot_program import BotDirectoryError, BotProgram
 from local_runner.config import ScrimmageConfig
 from local_runner.faults import FaultKind
 from local_runner.scrimmage import BotSpec, run_scrimmage
-from sdk.acpc import parse_match_state
-from sdk.actions import CallAction, CheckAction, RaiseAction
-from sdk.gamedef import ACPC_GAMES
-from sdk.protocol import Board, Delta, HoleCards, OpponentHand, Position
 from sdk.rules import Rules
 
 ACPC_BOT = """
@@ -104,27 +101,6 @@ def test_the_protocol_key_of_commands_json_is_checked(tmp_path: Path) -> None:
         json.dumps({"build": [], "run": ["python3", "p.py"], "protocol": "acpc"})
     )
     assert BotProgram.from_directory(bot).protocol == "acpc"
-
-
-def test_the_view_shows_the_states_the_acpc_dealer_would_send() -> None:
-    view = AcpcView(Rules.for_variant("acpc-2pn"))
-    # The big blind (seat 1, ACPC position 0) opens the hand, the dealer raises to 6.
-    lines = view.feed([Position(1), HoleCards(("Ah", "Kd"))])
-    assert lines == ["MATCHSTATE:0:0::AhKd|"]
-    lines = view.feed([RaiseAction(6), CallAction(), Board(("2c", "3d", "4h")), CheckAction()])
-    assert lines == [
-        "MATCHSTATE:0:0:r6:AhKd|",
-        "MATCHSTATE:0:0:r6c/:AhKd|/2c3d4h",
-        "MATCHSTATE:0:0:r6c/c:AhKd|/2c3d4h",
-    ]
-    # Hand totals: a bet of 10 on the flop takes the dealer to 16 chips in all.
-    lines = view.feed([RaiseAction(10), CallAction(), Board(("2c", "3d", "4h", "5s")),
-                       CheckAction(), CheckAction(), Board(("2c", "3d", "4h", "5s", "6c")),
-                       CheckAction(), CheckAction(), OpponentHand(("7c", "7d")), Delta(16)])
-    assert lines[0] == "MATCHSTATE:0:0:r6c/cr16:AhKd|/2c3d4h"
-    assert lines[-1] == "MATCHSTATE:0:0:r6c/cr16c/cc/cc:AhKd|7c7d/2c3d4h/5s/6c"
-    for line in lines:
-        parse_match_state(line, ACPC_GAMES["acpc-2pn"])  # every line is a valid state
 
 
 @pytest.mark.skipif(

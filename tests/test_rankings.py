@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from local_runner.rankings import (
     MatchOutcome,
@@ -191,3 +193,136 @@ def test_errors() -> None:
         bankroll_ranking([match("A", "C", 1)], ["A", "B"])
     with pytest.raises(ValueError, match="more than once"):
         instant_runoff_ranking([], ["A", "A"])
+
+
+# -- three-player tables -------------------------------------------------------------
+
+
+def trio(players: str, *chips: int) -> MatchOutcome:
+    return MatchOutcome(tuple(players), chips)
+
+
+def test_three_player_runoff_stops_at_three_and_ranks_them_by_their_match() -> None:
+    outcomes = [
+        trio("ABC", 30, -10, -20),
+        trio("ABD", -60, 30, 30),
+        trio("ACD", 5, 5, -10),
+        trio("BCD", -40, 30, 10),
+    ]
+    # Totals: A -25, B -20, C 15, D 30: bankroll ranks D first.
+    assert [(e.rank, e.bot, e.bankroll, e.matches) for e in bankroll_ranking(outcomes)] == [
+        (1, "D", 30, 3), (2, "C", 15, 3), (3, "B", -20, 3), (4, "A", -25, 3),
+    ]  # fmt: skip
+    # A goes; only BCD has all its players still in: C 30, D 10, B -40.
+    assert instant_runoff_ranking(outcomes, table=3) == [
+        RankEntry(1, "C", 30, 1),
+        RankEntry(2, "D", 10, 1),
+        RankEntry(3, "B", -40, 1),
+        RankEntry(4, "A", -25, 3),
+    ]
+
+
+def test_three_player_runoff_counts_only_matches_whose_players_are_all_in() -> None:
+    # Five bots, all ten groups of three.  E loses everywhere and goes first; then the
+    # groups with E no longer count, so D, who beat E heavily, drops next.
+    groups = ["ABC", "ABD", "ABE", "ACD", "ACE", "ADE", "BCD", "BCE", "BDE", "CDE"]
+    chips = {
+        "ABC": (10, 0, -10), "ABD": (5, 5, -10), "ABE": (10, 10, -20), "ACD": (0, 10, -10),
+        "ACE": (10, 10, -20), "ADE": (0, 200, -200), "BCD": (0, 10, -10), "BCE": (10, 10, -20),
+        "BDE": (0, 200, -200), "CDE": (0, 200, -200),
+    }  # fmt: skip
+    outcomes = [trio(group, *chips[group]) for group in groups]
+    assert bankroll_ranking(outcomes)[0].bot == "D"  # the bankroll winner
+    # Totals of all five: A 35, B 25, C 30, D 570, E -660: E goes.  Among A, B, C, D (the
+    # groups without E): A 15, B 5, C 10, D -30; D goes.  Then ABC alone: A 10, B 0, C -10.
+    assert instant_runoff_ranking(outcomes, table=3) == [
+        RankEntry(1, "A", 10, 1),
+        RankEntry(2, "B", 0, 1),
+        RankEntry(3, "C", -10, 1),
+        RankEntry(4, "D", -30, 3),
+        RankEntry(5, "E", -660, 6),
+    ]
+
+
+def test_a_tie_that_would_leave_fewer_than_three_ranks_the_round_instead() -> None:
+    # Four bots; B and C tie at the lowest total.  Dropping both would leave two bots and
+    # no three-player match to count, so all four are ranked by this round's totals.
+    outcomes = [
+        trio("ABC", 20, -10, -10),
+        trio("ABD", 10, -5, -5),
+        trio("ACD", 10, -5, -5),
+        trio("BCD", 0, 0, 0),
+    ]
+    # Totals: A 40, B -15, C -15, D -10.
+    assert instant_runoff_ranking(outcomes, table=3) == [
+        RankEntry(1, "A", 40, 3),
+        RankEntry(2, "D", -10, 3),
+        RankEntry(3, "B", -15, 3),
+        RankEntry(3, "C", -15, 3),
+    ]
+
+
+def test_three_player_runoff_with_three_bots_is_the_bankroll_ranking() -> None:
+    outcomes = [trio("ABC", 5, -7, 2), trio("CAB", 1, 1, -2)]
+    assert instant_runoff_ranking(outcomes, table=3) == bankroll_ranking(outcomes)
+
+
+def test_three_player_outcome_errors() -> None:
+    with pytest.raises(ValueError, match="three different bots, but 'A' is named more than once"):
+        trio("ABA", 1, 2, 3)
+    with pytest.raises(ValueError, match="one chip count per player: 3 players, 2 chip counts"):
+        MatchOutcome(("A", "B", "C"), (1, 2))
+    with pytest.raises(ValueError, match="pairs heads-up results"):
+        cross_table([trio("ABC", 1, 2, 3)])
+    with pytest.raises(ValueError, match="at least two bots, not 1"):
+        instant_runoff_ranking([], ["A"], table=1)
+
+
+# -- heads-up, the run-off is the same as before the table-size rule ------------------
+
+
+def _runoff_before_tables(outcomes: list[MatchOutcome], bots: list[str]) -> list[RankEntry]:
+    """The heads-up run-off as the kit computed it before 3-player tables (kept verbatim)."""
+    def totals_of(among: set[str]) -> dict[str, tuple[int, int]]:
+        totals = dict.fromkeys(sorted(among), (0, 0))
+        for outcome in outcomes:
+            if outcome.players[0] in among and outcome.players[1] in among:
+                for player, chips in zip(outcome.players, outcome.chips, strict=True):
+                    bankroll, matches = totals[player]
+                    totals[player] = (bankroll + chips, matches + 1)
+        return totals
+
+    in_play = set(bots)
+    eliminated: list[RankEntry] = []
+    last_contested: dict[str, tuple[int, int]] = {}
+    while in_play:
+        totals = totals_of(in_play)
+        for bot, (bankroll, matches) in totals.items():
+            if matches:
+                last_contested[bot] = (bankroll, matches)
+        lowest = min(bankroll for bankroll, _ in totals.values())
+        losers = [bot for bot in sorted(totals) if totals[bot][0] == lowest]
+        rank = len(in_play) - len(losers) + 1
+        eliminated += [
+            RankEntry(rank, bot, *last_contested.get(bot, (0, 0))) for bot in reversed(losers)
+        ]
+        in_play.difference_update(losers)
+    return eliminated[::-1]
+
+
+NAMES = ["A", "B", "C", "D", "E", "F"]
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(NAMES), st.sampled_from(NAMES), st.integers(-3, 3)),
+        max_size=25,
+    ),
+    st.integers(min_value=1, max_value=6),
+)
+def test_heads_up_runoff_is_unchanged(
+    games: list[tuple[str, str, int]], count: int
+) -> None:
+    outcomes = [match(a, b, chips) for a, b, chips in games if a != b]
+    bots = sorted({p for o in outcomes for p in o.players} | set(NAMES[:count]))
+    assert instant_runoff_ranking(outcomes, bots) == _runoff_before_tables(outcomes, bots)

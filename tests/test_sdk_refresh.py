@@ -221,5 +221,6 @@ def test_force_asks_with_the_readme_answers_as_defaults(bot: Path) -> None:
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert "Team name [The Folding Chairs]: " in run.stdout
-    assert "Target variant (nlhe/swap/auction/bounty/toss) [auction]: " in run.stdout
+    assert ("Target variant (nlhe/swap/auction/bounty/toss/acpc-2pl/acpc-2pn/acpc-3pl) "
+            "[auction]: ") in run.stdout
     assert snapshot(bot) == before  # every default kept: nothing to change

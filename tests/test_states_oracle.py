@@ -117,12 +117,17 @@ def test_the_folded_seat_and_the_seat_to_act_are_new_fields_after_the_mit_ones()
 
 
 def test_the_heads_up_data_shortcut_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    # `_put` replaces one entry of a per-seat tuple with a two-seat fast path; the same hands
-    # played with only the general path give the same states at every step.
+    # `_put` and `_pay` replace one entry of per-seat tuples with a two-seat fast path; the
+    # same hands played with only the general path give the same states at every step.
     import sdk.states as states
 
     def general(values: tuple[object, ...], index: int, value: object) -> tuple[object, ...]:
         return (*values[:index], value, *values[index + 1 :])
+
+    def general_pay(
+        pips: tuple[int, ...], stacks: tuple[int, ...], seat: int, pip: int, stack: int
+    ) -> tuple[tuple[object, ...], tuple[object, ...]]:
+        return general(pips, seat, pip), general(stacks, seat, stack)
 
     def record(seed: int) -> list[tuple[object, ...]]:
         rng = random.Random(seed)
@@ -137,4 +142,5 @@ def test_the_heads_up_data_shortcut_changes_nothing(monkeypatch: pytest.MonkeyPa
 
     fast = record(5)
     monkeypatch.setattr(states, "_put", general)
+    monkeypatch.setattr(states, "_pay", general_pay)
     assert record(5) == fast

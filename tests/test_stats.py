@@ -254,3 +254,37 @@ def test_summary_from_streamed_stats() -> None:
         stats.add(delta)
         total += delta
     assert Summary.from_stats(stats, total, big_blind=2) == summarize([3, -1, 4, -1, 5], 2)
+
+
+# -- one moments engine --------------------------------------------------------------
+
+
+def test_every_interval_comes_from_the_one_moments_engine() -> None:
+    from local_runner.stats import Moments
+
+    deltas = [12, -40, 7, 7, 0, 33, -5]
+    assert RunningStats(deltas).interval() == Moments.of(deltas).interval() == mean_ci(deltas)
+    assert summarize(deltas, 2) == Moments.of(deltas).summary(2)
+    first, second = deltas, [-x + 1 for x in deltas]
+    assert summarize_duplicate(first, second, 2) == Moments.of(
+        duplicate_pairs(first, second)
+    ).summary(2, 2)
+    # Floats are held exactly, so the order of the samples does not change anything.
+    floats = [0.1, 0.2, 0.3, 1e8, -1e8, 1 / 3]
+    assert Moments.of(floats).interval() == Moments.of(reversed(floats)).interval()
+    assert Moments.of(floats).mean == float(sum(Fraction(x) for x in floats) / 6)
+    with pytest.raises(ValueError, match="integer samples"):
+        Moments.of([0.5]).to_list()
+
+
+def test_the_documented_names_still_import_from_standings() -> None:
+    from local_runner import match_stats, match_summary, standings, stats
+
+    assert standings.Moments is stats.Moments
+    assert standings.ci_sentence is stats.ci_sentence
+    assert standings.statistics_dict is stats.statistics_dict
+    assert standings.summary_dict is stats.summary_dict
+    assert standings.MatchStats is match_stats.MatchStats
+    assert standings.slot_deltas is match_stats.slot_deltas
+    assert standings.MatchSummary is match_summary.MatchSummary
+    assert stats.t_quantile(0.975, 10) == pytest.approx(2.2281389, abs=1e-7)

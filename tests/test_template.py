@@ -582,8 +582,10 @@ def test_the_template_holds_no_sdk_and_renders_no_user_text() -> None:
     assert template == ROOT / "templates" / "bot"
     assert not [path for path in template.rglob("*") if path.name == "sdk"]
     context = json.loads((template / "cookiecutter.json").read_text())
-    # Cookiecutter renders public values as Jinja: only validated ones may be public.
-    assert {key for key in context if not key.startswith("_")} == {"bot_name", "variant"}
+    # Cookiecutter renders public values as Jinja: only validated ones may be public (the
+    # game file's name matches GAME_FILE_PATTERN: letters, digits, '.', '-', '_').
+    assert {key for key in context if not key.startswith("_")} == {
+        "bot_name", "variant", "game_file"}
     startme = template / "{{cookiecutter.bot_name}}" / "startme.sh"
     assert startme.stat().st_mode & stat.S_IXUSR
 

@@ -79,7 +79,8 @@ def add_phh_option(parser: argparse.ArgumentParser) -> None:
         status = play(args)
         if not args.phh or status not in (0, 130):
             return status
-        halves = sorted(p for p in args.out.glob("half-*") if (p / "hands.jsonl").is_file())
+        legs = [*args.out.glob("half-*"), *args.out.glob("leg-*")]  # a duplicate's legs
+        halves = sorted(p for p in legs if (p / "hands.jsonl").is_file())
         for run_dir in halves or [args.out]:
             try:
                 path, count = export_run(run_dir, "phh", run_dir)

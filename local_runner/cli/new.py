@@ -14,6 +14,8 @@ from pathlib import Path
 
 from rich.console import Console
 
+from sdk.rules import MIT_VARIANTS
+
 from ..new import (
     BOT_NAME_PATTERN,
     DEFAULT_ANSWERS,
@@ -24,6 +26,8 @@ from ..new import (
     Question,
     answer_problem,
     create_bot,
+    default_profile,
+    game_file_variant,
     readme_answers,
     refresh_bot,
     target_problem,
@@ -88,6 +92,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         dest="overwrite_edited",
         action="store_true",
         help="with --force: overwrite the files you edited as well",
+    )
+    parser.add_argument(
+        "--game",
+        type=Path,
+        metavar="FILE",
+        help="an ACPC game definition file (such as the ACPC server's "
+        "holdem.nolimit.2p.reverse_blinds.game): the bot is an ACPC bot playing that game; "
+        "the file is copied into it and startme.sh passes it with --game",
     )
     parser.set_defaults(handler=run)
 
@@ -160,11 +172,13 @@ def _ask(question: Question, default: str, console: Console) -> str:
 
 
 def _interview(
-    path: Path, given: dict[str, str], console: Console, defaults: dict[str, str]
+    path: Path, given: dict[str, str], console: Console, defaults: dict[str, str],
+    game_variant: str | None = None,
 ) -> dict[str, str]:
     """Ask every question ``given`` does not answer; return all the answers.
 
-    ``defaults`` (the answers in an existing README.txt) come before the kit's defaults.
+    ``defaults`` (the answers in an existing README.txt) come before the kit's defaults;
+    ``game_variant`` is the variant of the ``--game`` file, the variant's default.
     """
     answers = dict(given)
     folder = path.resolve().name
@@ -177,6 +191,10 @@ def _interview(
             default = folder if BOT_NAME_PATTERN.fullmatch(folder) else ""
         elif question.key == "members":
             default = ""  # the leader alone
+        elif question.key == "profile":
+            default = default_profile(answers["variant"])  # an ACPC game is an ACPC entry
+        elif question.key == "variant" and game_variant is not None:
+            default = game_variant  # the game file's shape
         else:
             default = DEFAULT_ANSWERS[question.key]
         answers[question.key] = _ask(question, default, console)
@@ -196,12 +214,16 @@ def run(args: argparse.Namespace) -> int:
             raise NewBotError(problem)
         refreshing = args.force and path.is_dir() and any(path.iterdir())
         defaults = (readme_answers(path) or {}) if refreshing else {}
+        shape = game_file_variant(args.game) if args.game is not None else None
         if not args.no_input:
-            answers = _interview(path, answers, console, defaults)
+            answers = _interview(path, answers, console, defaults, shape)
         if refreshing:
+            if args.game is not None:
+                create_bot(path, answers, force=True, game=args.game)  # refuses, saying why
             changes = refresh_bot(path, answers, overwrite_edited=args.overwrite_edited)
         else:
-            project = create_bot(path, answers, force=args.force, strategy=strategy)
+            project = create_bot(path, answers, force=args.force, strategy=strategy,
+                                 game=args.game)
     except NewBotError as error:
         for line in error.problems:
             print_error(errors, line)
@@ -228,9 +250,17 @@ def run(args: argparse.Namespace) -> int:
         return 0
     shown = str(project)
     console.print(styled("Created the bot ", (shown, "bold"), ". Next steps:"))
+    scrimmage = (f"pokerbots scrimmage {shown}", "play a match against builtin:random")
+    metadata = readme_answers(project) or {}
+    if "game" in metadata:  # an ACPC bot of a game file plays that game
+        scrimmage = (f"pokerbots scrimmage {shown} builtin:chump --game {shown}/"
+                     f"{metadata['game']}", "play the ACPC server's chump in its game")
+    elif metadata.get("variant", "nlhe") not in MIT_VARIANTS:
+        scrimmage = (f"pokerbots scrimmage {shown} builtin:chump --variant "
+                     f"{metadata['variant']}", "play the ACPC server's chump")
     for command, why in (
         (f"cd {shown} && python -m pytest", "run the bot's own tests"),
-        (f"pokerbots scrimmage {shown}", "play a match against builtin:random"),
+        scrimmage,
         (f"pokerbots validate {shown}", "check it the way the competition server will"),
     ):
         console.print(styled(f"  {command}  ", (f"# {why}", "dim")))

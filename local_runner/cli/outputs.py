@@ -12,12 +12,15 @@ import json
 import shutil
 from pathlib import Path
 
-from ..duplicate import HALF_DIRECTORIES
+from ..duplicate import HALF_DIRECTORIES, LEG_DIRECTORIES
 from ..logs import GAMELOG_FILE, HANDS_FILE, SUMMARY_FILE
 from ..plots import BANKROLL_PNG
 from ..scrimmage import UsageError
 
 __all__ = ["kit_files", "prepare_scrimmage_folder"]
+
+#: The folders of a duplicate match's legs.
+_LEG_FOLDERS = frozenset(HALF_DIRECTORIES + LEG_DIRECTORIES)
 
 #: What a scrimmage writes whatever the bots are called.
 _MATCH_FILES = (GAMELOG_FILE, HANDS_FILE, SUMMARY_FILE, BANKROLL_PNG)
@@ -40,15 +43,15 @@ def kit_files(folder: Path) -> tuple[list[Path], list[Path]]:
 
     A scrimmage's folder holds its summary.json (which names the players), the game
     logs, ``NAME.log`` for each player, bankroll.png, and for a duplicate match the
-    folders half-1/ and half-2/ holding the same.  Without a readable summary.json
-    nothing is recognised.
+    folders half-1/ and half-2/ (three-handed, leg-1/ to leg-6/) holding the same.
+    Without a readable summary.json nothing is recognised.
     """
     names = _player_names(folder)
     ours: list[Path] = []
     others: list[Path] = []
     expected = set(_MATCH_FILES) | {f"{name}.log" for name in names or []}
     for entry in sorted(folder.iterdir()):
-        if names is not None and entry.name in HALF_DIRECTORIES and entry.is_dir():
+        if names is not None and entry.name in _LEG_FOLDERS and entry.is_dir():
             inside, foreign = kit_files(entry)
             if foreign or not inside:
                 others.append(entry)

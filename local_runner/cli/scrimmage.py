@@ -17,14 +17,14 @@ from sdk.rules import VARIANTS
 
 from ..builtin_bots import BUILTIN_BOTS
 from ..config import ConfigError, ScrimmageConfig, load_config
-from ..duplicate import HALF_DIRECTORIES, DuplicateResult, run_duplicate
+from ..duplicate import DuplicateResult, run_duplicate
 from ..explain import result_notes, start_failure_lines
 from ..faults import FaultKind
 from ..interpreter import choose_python
 from ..records import HandRecord, MatchResult
 from ..scrimmage import BotSpec, UsageError, run_scrimmage
-from ..standings import ci_sentence
-from ..stats import Summary, table_verdict
+from ..seating import duplicate_orders
+from ..stats import Summary, ci_sentence, table_verdict
 from .arguments import non_negative_int, positive_int
 from .console import make_console, print_error, print_warning
 from .outputs import prepare_scrimmage_folder
@@ -73,7 +73,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--duplicate",
         action="store_true",
-        help="play the deals twice, seats swapped and bots restarted; report each half and pairs",
+        help="play the deals in every seating, bots restarted between legs (heads-up: twice, "
+        "seats swapped; three-handed: the six seatings of the ACPC rules); report each leg and "
+        "the deals",
     )
     parser.add_argument(
         "--plot", action="store_true", help="also write bankroll.png (needs matplotlib)"
@@ -103,11 +105,18 @@ def find_skeleton() -> Path | None:
     return None
 
 
-def _bot_texts(names: list[str], seats: int = 2) -> list[str]:
+def _bot_texts(names: list[str], seats: int = 2, duplicate: bool = False) -> list[str]:
     if len(names) > seats:
         raise UsageError(
             f"This game seats {seats} bots; {len(names)} were given."
             + (" Choose a game for more with --variant (acpc-3pl)." if seats == 2 else "")
+        )
+    if duplicate and seats > 2 and len(names) < seats:
+        # A duplicate match compares the bots named; a seat filled silently would change that.
+        raise UsageError(
+            f"A duplicate match of this game seats {seats} bots in every seating, but "
+            f"{len(names)} were given; name {seats} (builtin:NAME fills a seat, for example "
+            f"{DEFAULT_OPPONENT})."
         )
     if not names:
         skeleton = find_skeleton()
@@ -132,7 +141,8 @@ def run(args: argparse.Namespace) -> int:
             game=args.game,
         )  # fmt: skip
         seats = config.rules.seats
-        specs = [BotSpec.parse(text) for text in _bot_texts(list(args.bots), seats)]
+        texts = _bot_texts(list(args.bots), seats, args.duplicate)
+        specs = [BotSpec.parse(text) for text in texts]
         out_dir = args.out or Path("runs") / time.strftime("scrimmage-%Y%m%d-%H%M%S")
         cleared = prepare_scrimmage_folder(out_dir)
         if cleared:
@@ -150,8 +160,8 @@ def run(args: argparse.Namespace) -> int:
     except (UsageError, ConfigError) as error:
         print_error(error_console, str(error))
         return 2
-    halves = duplicate.halves if args.duplicate else (result,)
-    directories = [out_dir / name for name in HALF_DIRECTORIES] if args.duplicate else [out_dir]
+    halves = duplicate.legs if args.duplicate else (result,)
+    directories = [out_dir / d for d in duplicate.directories] if args.duplicate else [out_dir]
     if any(half.not_started for half in halves):
         # A bot that cannot start gets no match: say why, with the end of its log.
         python = choose_python(config.runner.python)
@@ -233,7 +243,7 @@ def _play(
     show_progress: bool,
     sandbox: bool = False,
 ) -> MatchResult:
-    description = f"{specs[0].name} vs {specs[1].name}"
+    description = " vs ".join(spec.name for spec in specs)
     with _progress(console, show_progress, description, config.rules.num_rounds) as advance:
         return run_scrimmage(specs, config, out_dir, on_hand=advance, sandbox=sandbox)
 
@@ -246,17 +256,23 @@ def _play_duplicate(
     show_progress: bool,
     sandbox: bool = False,
 ) -> DuplicateResult:
-    description = f"{specs[0].name} vs {specs[1].name}, duplicate"
-    with _progress(console, show_progress, description, 2 * config.rules.num_rounds) as advance:
+    description = " vs ".join(spec.name for spec in specs) + ", duplicate"
+    legs = len(duplicate_orders(config.rules.seats)) if config.rules.seats <= 3 else 1
+    with _progress(console, show_progress, description, legs * config.rules.num_rounds) as advance:
         return run_duplicate(specs, config, out_dir, on_hand=advance, sandbox=sandbox)
 
 
 def _verdict_lines(
-    names: Sequence[str], summaries: Sequence[Summary] | None, duplicate: bool = False
+    names: Sequence[str],
+    summaries: Sequence[Summary] | None,
+    duplicate: bool = False,
+    samples: str | None = None,
 ) -> list[str]:
     if summaries is None:
         return ["No hands were played, so there are no statistics."]
-    lines = [ci_sentence(name, s, duplicate) for name, s in zip(names, summaries, strict=True)]
+    lines = [
+        ci_sentence(name, s, duplicate, samples) for name, s in zip(names, summaries, strict=True)
+    ]
     return [*lines, f"Verdict: {table_verdict(names, summaries)}."]
 
 
@@ -278,38 +294,63 @@ def _report(console: Console, result: MatchResult, out_dir: Path) -> None:
 
 
 def _pair_table(duplicate: DuplicateResult) -> Table:
-    """Each bot's chips per half and over the pairs, with mbb/hand and its interval."""
-    first = duplicate.halves[0]
-    table = Table(
-        title=(
-            f"{first.rules.variant} · duplicate · {duplicate.pairs} hand pairs · seed {first.seed}"
-        ),
-        title_justify="left",
-    )
+    """Each bot's chips (per half, heads-up) and over the deals, with mbb/hand and its interval."""
+    first = duplicate.legs[0]
+    legs = len(duplicate.orders)
+    if duplicate.heads_up:
+        title = f"{first.rules.variant} · duplicate · {duplicate.pairs} hand pairs"
+        columns = ["half 1", "half 2"]
+    else:  # six legs would not fit a terminal's width: they have their own table
+        title = f"{first.rules.variant} · duplicate · {duplicate.groups} deals in {legs} seatings"
+        columns = []
+    table = Table(title=f"{title} · seed {first.seed}", title_justify="left")
     table.add_column("bot")
-    for column in ("half 1", "half 2", "total", "mbb/hand", "95% CI"):
+    for column in (*columns, "total", "mbb/hand", "95% CI"):
         table.add_column(column, justify="right")
     summaries = duplicate.summaries()
     for bot, name in enumerate(duplicate.names):
-        halves = [f"{duplicate.player(h, bot).bankroll:+d}" for h in range(len(duplicate.halves))]
-        halves += ["-"] * (2 - len(halves))
+        played = [f"{duplicate.player(leg, bot).bankroll:+d}" for leg in range(len(duplicate.legs))]
+        played = (played + ["-"] * (legs - len(played))) if columns else []
         if summaries is None:
             rate, interval = "-", "-"
         else:
             mbb = summaries[bot].mbb_per_hand
             rate, interval = f"{mbb.mean:+.1f}", f"{mbb.low:+.1f} to {mbb.high:+.1f}"
-        table.add_row(name, *halves, f"{duplicate.bankrolls[bot]:+d}", rate, interval)
+        table.add_row(name, *played, f"{duplicate.bankrolls[bot]:+d}", rate, interval)
+    return table
+
+
+def _legs_table(duplicate: DuplicateResult) -> Table:
+    """Three-handed: each leg's seating (button first, in its first hand) and chips."""
+    table = Table(title="Legs: the same deals in every seating", title_justify="left")
+    table.add_column("leg")
+    table.add_column("button, small blind, big blind in hand 1")
+    table.add_column("chips", justify="right")
+    for directory, leg in zip(duplicate.directories, duplicate.legs, strict=False):
+        names = ", ".join(player.name for player in leg.players)
+        chips = ", ".join(f"{player.bankroll:+d}" for player in leg.players)
+        table.add_row(directory, names, chips)
     return table
 
 
 def _report_duplicate(console: Console, duplicate: DuplicateResult, out_dir: Path) -> None:
-    for directory, half in zip(HALF_DIRECTORIES, duplicate.halves, strict=False):
-        table = result_table(half)
-        table.title = f"{directory}: {table.title}"
-        console.print(table)
-        for line in describe_faults(half):
-            console.print(line)
+    for directory, leg in zip(duplicate.directories, duplicate.legs, strict=False):
+        if duplicate.heads_up:  # two halves: each one's table (three-handed: the legs table)
+            table = result_table(leg)
+            table.title = f"{directory}: {table.title}"
+            console.print(table)
+        for line in describe_faults(leg):
+            console.print(line if duplicate.heads_up else f"{directory}: {line}")
+    if not duplicate.heads_up:
+        console.print(_legs_table(duplicate))
     console.print(_pair_table(duplicate))
-    for line in _verdict_lines(duplicate.names, duplicate.summaries(), duplicate=True):
+    samples = None if duplicate.heads_up else f"deals of {len(duplicate.orders)} hands"
+    for line in _verdict_lines(duplicate.names, duplicate.summaries(), True, samples):
         console.print(line)
-    console.print(f"Logs: {out_dir}/ (summary.json; each half's logs in half-1/ and half-2/)")
+    if duplicate.heads_up:
+        console.print(f"Logs: {out_dir}/ (summary.json; each half's logs in half-1/ and half-2/)")
+    else:
+        console.print(
+            f"Logs: {out_dir}/ (summary.json; each leg's logs in {duplicate.directories[0]}/ to "
+            f"{duplicate.directories[-1]}/)"
+        )

@@ -1,4 +1,5 @@
-"""``pokerbots tournament``: a round robin, live standings, ACPC rankings and a cross table."""
+"""``pokerbots tournament``: a round robin, live standings, ACPC rankings and a cross table
+(heads-up) or a group table (a 3-seat game)."""
 
 from __future__ import annotations
 
@@ -51,25 +52,31 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "tournament",
         help="a round robin between bots, with bankroll and instant run-off rankings",
         description=(
-            "Every pair of bots plays --matches matches (duplicate pairs with --duplicate), "
-            "with seeds derived from one master seed, in parallel on this machine or on a "
-            "Dask cluster. Bots are ranked by total bankroll and by bankroll instant run-off "
-            "(ACPC rules). A BOT is a bot directory or builtin:NAME."
+            "Every pair of bots (every group of three in acpc-3pl) plays --matches matches "
+            "(duplicate matches with --duplicate), with seeds derived from one master seed, in "
+            "parallel on this machine or on a Dask cluster. Bots are ranked by total bankroll "
+            "and by bankroll instant run-off (ACPC rules). A BOT is a bot directory or "
+            "builtin:NAME."
         ),
     )
-    parser.add_argument("bots", nargs="*", metavar="BOT", help="two or more bots")
     parser.add_argument(
-        "--variant", choices=["nlhe", "swap", "auction", "bounty"], help="the game (default nlhe)"
+        "bots", nargs="*", metavar="BOT", help="two or more bots (three or more in acpc-3pl)"
     )
     parser.add_argument(
-        "--rounds", type=positive_int, help="hands per match (per half if duplicate)"
+        "--variant", choices=["nlhe", "swap", "auction", "bounty", "acpc-3pl"],
+        help="the game (default nlhe)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--rounds", type=positive_int, help="hands per match (per leg if duplicate)"
     )
     parser.add_argument(
-        "--matches", type=positive_int, help=f"matches per pair (default {DEFAULT_MATCHES})"
-    )
+        "--matches", type=positive_int,
+        help=f"matches per pair, or per group of three in acpc-3pl (default {DEFAULT_MATCHES})",
+    )  # fmt: skip
     parser.add_argument(
-        "--duplicate", action="store_true", help="play every match as a duplicate pair"
-    )
+        "--duplicate", action="store_true",
+        help="play every match as a duplicate match (two legs heads-up, six three-handed)",
+    )  # fmt: skip
     parser.add_argument(
         "--workers", type=positive_int, help="parallel matches on this machine (default: cores)"
     )
@@ -283,19 +290,52 @@ def cross_table(standings: Standings, bots: list[str]) -> Table:
     return table
 
 
+def group_table(standings: Standings) -> Table:
+    """A 3-seat tournament: each group's table, with each bot's mbb/hand and 95% interval there.
+
+    Green: the bot is ahead of its table (the interval excludes zero); red: behind.
+    """
+    table = Table(title="Groups: each bot's result at each table", title_justify="left")
+    table.add_column("group")
+    table.add_column("bot")
+    table.add_column("chips", justify="right")
+    table.add_column("mbb/hand", justify="right")
+    table.add_column("95% CI", justify="right")
+    table.add_column("matches", justify="right")
+    for number, group in enumerate(standings.groups, start=1):
+        for index, (bot, chips, summary) in enumerate(
+            zip(group.bots, group.chips, group.summaries, strict=True)
+        ):
+            rate, interval = _rate(summary)
+            style = "dim"
+            if summary is not None:
+                mbb = summary.mbb_per_hand
+                style = "green" if mbb.low > 0 else "red" if mbb.high < 0 else "dim"
+            table.add_row(
+                str(number) if index == 0 else "", bot, f"{chips:+d}", rate,
+                Text(interval, style=style), str(group.matches) if index == 0 else "",
+                end_section=index == len(group.bots) - 1,
+            )  # fmt: skip
+    return table
+
+
 def _report(console: Console, result: TournamentResult, out_dir: Path) -> None:
     plan = result.plan
     rules = plan.config.rules
     kind = "duplicate matches" if plan.duplicate else "matches"
+    group = "pair" if plan.table == 2 else "group of three"
     console.print(
-        f"{rules.variant} · {len(plan.entrants)} bots · {plan.matches_per_pair} {kind} per pair "
+        f"{rules.variant} · {len(plan.entrants)} bots · {plan.matches_per_pair} {kind} per {group} "
         f"of {rules.num_rounds} hands · master seed {plan.config.seed} · "
         f"{len(result.matches)}/{len(plan.matches())} matches played"
     )
     standings = result.standings
     console.print(bankroll_table(standings))
     console.print(runoff_table(standings))
-    console.print(cross_table(standings, plan.names))
+    if plan.table == 2:
+        console.print(cross_table(standings, plan.names))
+    else:
+        console.print(group_table(standings))
     for match in result.matches:
         for name, reason in zip(match.players, match.forfeits, strict=True):
             if reason is not None:
@@ -303,7 +343,7 @@ def _report(console: Console, result: TournamentResult, out_dir: Path) -> None:
                     f"match {match.match_id}: bot {name} forfeited ({reason}); every decision "
                     f"of its was played by default. Its log: {match.log_dir}"
                 )
-    faulty = [m for m in result.matches if any(m.faults[0]) or any(m.faults[1])]
+    faulty = [m for m in result.matches if any(any(faults) for faults in m.faults)]
     for match in faulty[:10]:
         for name, faults in zip(match.players, match.faults, strict=True):
             if faults:
@@ -322,7 +362,10 @@ def _plot(
     from ..plots import CROSS_TABLE_PNG, PlotUnavailable, plot_cross_table, plot_match_bankroll
 
     try:
-        chart = plot_cross_table(result.standings, out_dir / CROSS_TABLE_PNG, result.plan.names)
+        charts = ""
+        if result.plan.table == 2:  # a cross table pairs heads-up results
+            path = out_dir / CROSS_TABLE_PNG
+            charts = f"{plot_cross_table(result.standings, path, result.plan.names)}, and "
         drawn = 0
         for match in result.matches:
             match_dir = Path(match.log_dir)
@@ -334,4 +377,4 @@ def _plot(
     except PlotUnavailable as error:
         print_warning(error_console, str(error))
         return
-    console.print(f"Charts: {chart}, and bankroll.png in {drawn} match directories")
+    console.print(f"Charts: {charts}bankroll.png in {drawn} match directories")

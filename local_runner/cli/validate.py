@@ -21,6 +21,7 @@ from ..validate import (
     validate,
 )
 from ..validate.checks import format_bytes
+from ..validate.options import ACPC_VALIDATION_HANDS, SMOKE_HANDS
 from .arguments import non_negative_int, positive_int, seconds
 from .console import make_console, print_error
 
@@ -69,15 +70,25 @@ def add_validate_options(parser: argparse.ArgumentParser) -> None:
         "--variant", choices=VARIANTS, help="the variant to play (default: README.txt's Variant)"
     )
     parser.add_argument(
+        "--game",
+        type=Path,
+        metavar="FILE",
+        help="an ACPC game definition file to play instead of the variant's 2009 preset, as "
+        "the ACPC server's check plays its own no-limit file (default: the file README's Game "
+        "line names in the bot's folder)",
+    )
+    parser.add_argument(
         "--json", action="store_true", help="print the report as JSON: {ok, checks, stats}"
     )
     parser.add_argument("--strict", action="store_true", help="treat warnings as failures")
     parser.add_argument(
         "--hands",
         type=positive_int,
-        default=defaults.hands,
-        help=f"hands against builtin:random; half as many against "
-        f"builtin:checkcall (default {defaults.hands})",
+        default=None,
+        help=f"in an ACPC game, hands in all against builtin:chump (default "
+        f"{ACPC_VALIDATION_HANDS}, in matches of 3000, or 1000 with three players, as the "
+        f"ACPC server's check); otherwise hands against builtin:random, and half as many "
+        f"against builtin:checkcall (default {SMOKE_HANDS})",
     )
     parser.add_argument(
         "--seed",
@@ -127,6 +138,7 @@ def options_from_args(args: argparse.Namespace) -> ValidateOptions:
             run_match=not args.static_only,
             hands=args.hands,
             seed=args.seed,
+            game=args.game,
             build_timeout=args.build_timeout,
             connect_timeout=args.connect_timeout,
             reply_timeout=args.reply_timeout,

@@ -6,7 +6,8 @@ private temporary directory, checked statically against a competition
 profile (``mit`` or ``acpc``, see :mod:`.profiles`: the upload's format, its
 layout, start script, ``commands.json``, README metadata, Python sources,
 vendored SDK, sizes, junk) and then built and played in short seeded smoke
-matches::
+matches; in an ACPC game, in the ACPC server's own matches against its chump
+(:mod:`.acpc_matches`: 12,000 hands, not losing)::
 
     from pathlib import Path
     from local_runner.validate import ValidateOptions, validate
@@ -21,6 +22,7 @@ Every check is listed, with what it means and how to fix it, in ``docs/validate.
 
 from __future__ import annotations
 
+from .acpc_matches import ACPC_CHECKS
 from .checks import CheckResult, Status
 from .dynamic import DYNAMIC_CHECKS
 from .options import ValidateOptions
@@ -28,6 +30,7 @@ from .pipeline import STATIC_CHECKS, ValidateUsageError, validate
 from .report import ValidationReport
 
 __all__ = [
+    "ACPC_CHECKS",
     "DYNAMIC_CHECKS",
     "STATIC_CHECKS",
     "CheckResult",

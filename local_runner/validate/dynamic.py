@@ -8,6 +8,7 @@ checks themselves are pure functions that tests can feed directly.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import re
@@ -19,18 +20,21 @@ from typing import Any
 from sdk.client import WARNING_PREFIX
 from sdk.rules import Rules
 
-from ..bot_program import BotProgram
+from ..bot_program import BotDirectoryError, BotProgram
 from ..config import Limits, RunnerSettings, ScrimmageConfig
 from ..explain import log_tail
 from ..faults import FaultKind
 from ..records import MatchResult, PlayerResult
-from ..scrimmage import BotSpec, run_scrimmage
+from ..scrimmage import BotSpec, UsageError, run_scrimmage
 from .checks import CheckResult, format_bytes
 from .options import ValidateOptions
 from .processes import check_cleanup
 
 __all__ = [
     "DYNAMIC_CHECKS",
+    "LOG_HINT",
+    "PLAY_FAULTS",
+    "UNSTARTED",
     "SmokeMatch",
     "check_build",
     "check_connect",
@@ -39,9 +43,15 @@ __all__ = [
     "check_smoke_match",
     "bot_program",
     "build_errors",
+    "count_faults",
+    "faulty_match",
+    "first_fault_detail",
+    "log_tail_hint",
+    "peak_memory",
     "play_smoke_matches",
     "reply_time_stats",
     "run_dynamic_checks",
+    "sdk_complaints",
     "skipped_dynamic_checks",
     "smoke_config",
 ]
@@ -50,12 +60,12 @@ __all__ = [
 DYNAMIC_CHECKS = ("build", "connect", "smoke_match", "reply_times", "memory", "cleanup")
 #: The name the bot plays under (distinct from every built-in bot's name).
 BOT_NAME = "submission"
-_UNSTARTED = (FaultKind.BUILD_FAILED, FaultKind.NEVER_CONNECTED)
-_PLAY_FAULTS = (FaultKind.ILLEGAL, FaultKind.MISFORMATTED, FaultKind.TIMEOUT, FaultKind.CRASH,
+UNSTARTED = (FaultKind.BUILD_FAILED, FaultKind.NEVER_CONNECTED)
+PLAY_FAULTS = (FaultKind.ILLEGAL, FaultKind.MISFORMATTED, FaultKind.TIMEOUT, FaultKind.CRASH,
                 FaultKind.DISCONNECTED, FaultKind.BOT_ERROR)
 _SDK_PREFIX = WARNING_PREFIX  # how the SDK's client starts its warnings
 _LOG_READ = 1 << 20  # bytes of a bot's log searched for them
-_LOG_HINT = "Run the bot with `pokerbots scrimmage BOT_DIR` and read its log."
+LOG_HINT = "Run the bot with `pokerbots scrimmage BOT_DIR` and read its log."
 #: A line of build output that reports an error (compilers, CMake, make, linkers, Python).
 _BUILD_ERROR = re.compile(
     r"error|fatal|No such file|not found|cannot find|undefined reference|Traceback|FAILED",
@@ -78,19 +88,21 @@ class SmokeMatch:
         return self.result.players[0]
 
 
-def skipped_dynamic_checks(reason: str) -> list[CheckResult]:
-    """Every dynamic check, skipped for ``reason``."""
-    return [CheckResult.skipped(name, reason) for name in DYNAMIC_CHECKS]
+def skipped_dynamic_checks(reason: str,
+                           names: tuple[str, ...] = DYNAMIC_CHECKS) -> list[CheckResult]:
+    """Every dynamic check (``names``: the smoke match's, or the ACPC matches'), skipped for
+    ``reason``."""
+    return [CheckResult.skipped(name, reason) for name in names]
 
 
-def _log_tail(log: Path) -> str:
+def log_tail_hint(log: Path) -> str:
     """The last line the bot (or its build) printed, for hints."""
     lines = log_tail(log, 40)
     printed = [line.strip() for line in lines if line.strip() and not line.startswith("---")]
     return f" Its output ended with: {printed[-1][:200]}" if printed else ""
 
 
-def _sdk_complaints(log: Path) -> list[str]:
+def sdk_complaints(log: Path) -> list[str]:
     """The lines in which the kit's SDK said it covered for the bot (an exception, a non-action)."""
     try:
         with open(log, "rb") as file:
@@ -100,7 +112,8 @@ def _sdk_complaints(log: Path) -> list[str]:
     return [line.strip()[:300] for line in text.splitlines() if line.startswith(_SDK_PREFIX)]
 
 
-def _first_detail(matches: list[SmokeMatch], kinds: tuple[FaultKind, ...]) -> str:
+def first_fault_detail(matches: list[SmokeMatch], kinds: tuple[FaultKind, ...]) -> str:
+    """The first fault of one of ``kinds`` in the matches, with its hand, for a message."""
     for match in matches:
         for fault in match.bot.first_faults:
             if fault.kind in kinds:
@@ -109,13 +122,14 @@ def _first_detail(matches: list[SmokeMatch], kinds: tuple[FaultKind, ...]) -> st
     return ""
 
 
-def _faulty(matches: list[SmokeMatch], kinds: tuple[FaultKind, ...]) -> SmokeMatch:
+def faulty_match(matches: list[SmokeMatch], kinds: tuple[FaultKind, ...]) -> SmokeMatch:
     """The first match in which the bot had a fault of one of ``kinds`` (else the last)."""
     return next((m for m in matches if any(m.bot.fault_counts.get(k) for k in kinds)),
                 matches[-1])
 
 
-def _count(matches: list[SmokeMatch], kind: FaultKind) -> int:
+def count_faults(matches: list[SmokeMatch], kind: FaultKind) -> int:
+    """How many faults of ``kind`` the bot had in all the matches."""
     return sum(match.bot.fault_counts.get(kind, 0) for match in matches)
 
 
@@ -159,8 +173,8 @@ def check_build(matches: list[SmokeMatch], program: BotProgram,
     """
     if not program.build:
         return CheckResult.passed("build", "There is no build step (its command list is empty).")
-    if _count(matches, FaultKind.BUILD_FAILED):
-        detail = _first_detail(matches, (FaultKind.BUILD_FAILED,))
+    if count_faults(matches, FaultKind.BUILD_FAILED):
+        detail = first_fault_detail(matches, (FaultKind.BUILD_FAILED,))
         run = (f"Run the build command {json.dumps(program.build)} in a fresh copy of the bot "
                "folder (without build output made elsewhere) and fix it.")
         if "timed out" in detail:
@@ -168,20 +182,20 @@ def check_build(matches: list[SmokeMatch], program: BotProgram,
             return CheckResult.failed(
                 "build", f"The {detail.split(' (')[0]}.",
                 f"Make the build faster, or {_BUILD_SETTING} (the limit{limit} is the MIT "
-                f"scrimmage server's 180 s by default).{_log_tail(matches[0].log)}")
+                f"scrimmage server's 180 s by default).{log_tail_hint(matches[0].log)}")
         errors = build_errors(matches[0].log)
-        quoted = (" Its errors: " + " | ".join(errors)) if errors else _log_tail(matches[0].log)
+        quoted = (" Its errors: " + " | ".join(errors)) if errors else log_tail_hint(matches[0].log)
         return CheckResult.failed("build", f"The {detail}.", f"{run}{quoted}")
     return CheckResult.passed("build", "The build step finished with exit status 0.")
 
 
 def check_connect(matches: list[SmokeMatch], timeout: float) -> CheckResult:
     """The bot connected to the engine within the connect timeout."""
-    if _count(matches, FaultKind.NEVER_CONNECTED):
+    if count_faults(matches, FaultKind.NEVER_CONNECTED):
         return CheckResult.failed(
-            "connect", f"The bot {_first_detail(matches, (FaultKind.NEVER_CONNECTED,))}.",
+            "connect", f"The bot {first_fault_detail(matches, (FaultKind.NEVER_CONNECTED,))}.",
             "Check the run command, that the bot connects to the port it is given as its last "
-            f"argument, and that it starts within {timeout:g} s.{_log_tail(matches[0].log)}")
+            f"argument, and that it starts within {timeout:g} s.{log_tail_hint(matches[0].log)}")
     return CheckResult.passed("connect", f"The bot connected within {timeout:g} s.")
 
 
@@ -190,7 +204,7 @@ def check_smoke_match(matches: list[SmokeMatch]) -> CheckResult:
     played = ", ".join(
         f"{m.result.hands_played} hands against {m.opponent} ({m.bot.bankroll:+d})"
         for m in matches)
-    counts = {kind: _count(matches, kind) for kind in _PLAY_FAULTS}
+    counts = {kind: count_faults(matches, kind) for kind in PLAY_FAULTS}
     faults = ", ".join(f"{n} {kind.value}" for kind, n in counts.items() if n)
     defaulted = sum(match.bot.defaulted for match in matches)
     if defaulted:  # a bot that stopped answering must not look like "1 timeout"
@@ -198,16 +212,16 @@ def check_smoke_match(matches: list[SmokeMatch]) -> CheckResult:
     if faults:
         return CheckResult.failed(
             "smoke_match", f"Faults in the smoke match: {faults}; first, "
-                           f"{_first_detail(matches, _PLAY_FAULTS)}.",
+                           f"{first_fault_detail(matches, PLAY_FAULTS)}.",
             f"Answer every request with one legal action from legal_actions(), in time. "
-            f"{_LOG_HINT}{_log_tail(_faulty(matches, _PLAY_FAULTS).log)}")
-    complaints = [line for match in matches for line in _sdk_complaints(match.log)]
+            f"{LOG_HINT}{log_tail_hint(faulty_match(matches, PLAY_FAULTS).log)}")
+    complaints = [line for match in matches for line in sdk_complaints(match.log)]
     if complaints:
         return CheckResult.warned(
             "smoke_match", f"Played {played}, but the SDK covered for the bot "
                            f"{len(complaints)} time(s): {complaints[0]}",
             "Read the bot's log for the traceback and fix get_action; the SDK sent a default "
-            f"action (check or fold) instead. {_LOG_HINT}")
+            f"action (check or fold) instead. {LOG_HINT}")
     if any(match.bot.output_dropped_bytes for match in matches):
         return CheckResult.warned(
             "smoke_match", f"Played {played}, but the bot printed more than its log keeps.",
@@ -274,12 +288,13 @@ def check_reply_times(matches: list[SmokeMatch], rules: Rules,
     replies = (f"median {_ms(stats['reply_median_seconds'])}, p99 "
                f"{_ms(stats['reply_p99_seconds'])}, max {_ms(stats['reply_max_seconds'])} per "
                f"decision")
-    close = f"at most {stats['smoke_clock_share_max']:.1%} of its clock used in a smoke match"
+    share = stats["smoke_clock_share_max"]
+    close = f"at most {share:.1%} of its clock used in one of its matches"
     projection = (f"projected {projected:.2f} ± {margin:.2f} s of the {clock:g} s clock per "
                   f"{rules.num_rounds} hands")
     speed_up = ("Make decisions faster: precompute tables at start-up (before connecting, which "
                 "is not timed) and bound any search by time.")
-    timeouts = _count(matches, FaultKind.TIMEOUT)
+    timeouts = count_faults(matches, FaultKind.TIMEOUT)
     if timeouts or stats["reply_max_seconds"] >= options.reply_timeout:
         return CheckResult.failed(
             name, f"{max(timeouts, 1)} decision(s) took {options.reply_timeout:g} s or more, "
@@ -302,7 +317,7 @@ def check_reply_times(matches: list[SmokeMatch], rules: Rules,
 def check_memory(matches: list[SmokeMatch], limit: int) -> CheckResult:
     """The bot's peak memory (as the runner measured it) stayed under ``limit``, which its
     processes also had as RLIMIT_AS."""
-    peak = _peak_memory(matches)
+    peak = peak_memory(matches)
     if peak > limit:
         return CheckResult.failed(
             "memory", f"The bot used {format_bytes(peak, True)} of memory, more than the "
@@ -317,7 +332,7 @@ def check_memory(matches: list[SmokeMatch], limit: int) -> CheckResult:
                   "limit.")
 
 
-def _peak_memory(matches: list[SmokeMatch]) -> int:
+def peak_memory(matches: list[SmokeMatch]) -> int:
     return max([match.bot.peak_memory_bytes or 0 for match in matches], default=0)
 
 
@@ -342,8 +357,9 @@ def play_smoke_matches(program: BotProgram, rules: Rules, options: ValidateOptio
 
     Raises KeyboardInterrupt if a match was interrupted.
     """
-    plan = [("builtin:random", options.hands), ("builtin:checkcall", max(options.hands // 2, 1)),
-            ("builtin:equity", max(options.hands // 4, 1))]  # fmt: skip
+    hands = options.smoke_hands
+    plan = [("builtin:random", hands), ("builtin:checkcall", max(hands // 2, 1)),
+            ("builtin:equity", max(hands // 4, 1))]  # fmt: skip
     matches: list[SmokeMatch] = []
     for index, (opponent, hands) in enumerate(plan):
         specs = [BotSpec(BOT_NAME, program=program), BotSpec.parse(opponent)]
@@ -354,7 +370,7 @@ def play_smoke_matches(program: BotProgram, rules: Rules, options: ValidateOptio
         if result.interrupted:
             raise KeyboardInterrupt
         matches.append(SmokeMatch(opponent, result, match_dir / f"{BOT_NAME}.log"))
-        if any(match.bot.fault_counts.get(kind) for match in matches for kind in _UNSTARTED):
+        if any(match.bot.fault_counts.get(kind) for match in matches for kind in UNSTARTED):
             break
     return matches
 
@@ -365,8 +381,13 @@ def bot_program(bot_root: Path, profile: str) -> BotProgram:
     Raises BotDirectoryError when the bot folder does not say.
     """
     if profile == "acpc" and (bot_root / "startme.sh").is_file():
+        protocol = "auto"  # the wire of the game, unless commands.json names the bot's own
+        if (bot_root / "commands.json").is_file():
+            # A broken commands.json is the commands_json check's; startme.sh is what runs.
+            with contextlib.suppress(BotDirectoryError):
+                protocol = BotProgram.from_directory(bot_root).protocol
         return BotProgram(bot_root.resolve(), (), ("./startme.sh",), append_host=True,
-                          source="startme.sh")
+                          source="startme.sh", protocol=protocol)
     return BotProgram.from_directory(bot_root)
 
 
@@ -381,7 +402,13 @@ def run_dynamic_checks(
     matches are shorter.  ``profile`` chooses how the bot is started.
     """
     program = bot_program(bot_root, profile)
-    matches = play_smoke_matches(program, rules, options, work / "runs")
+    try:
+        matches = play_smoke_matches(program, rules, options, work / "runs")
+    except UsageError as error:  # the runner cannot seat this bot in this game
+        checks = skipped_dynamic_checks("The smoke match could not be played.")
+        checks[2] = CheckResult.failed("smoke_match", str(error),
+                                       "Validate the game the bot is written for (--variant).")
+        return checks, {}
     checks = [check_build(matches, program, options.build_timeout)]
     if checks[-1].status == "fail":
         checks += [CheckResult.skipped(name, "The build failed.") for name in DYNAMIC_CHECKS[1:-1]]
@@ -395,14 +422,14 @@ def run_dynamic_checks(
                        check_memory(matches, options.memory_limit)]
     # A bot that never played was ended for that (connect or build failed), not for lingering.
     lingering = [process for match in matches for process in match.bot.lingering_processes
-                 if not any(match.bot.fault_counts.get(kind) for kind in _UNSTARTED)]
+                 if not any(match.bot.fault_counts.get(kind) for kind in UNSTARTED)]
     checks.append(check_cleanup(work, lingering, options.linger_grace))
     stats: dict[str, Any] = {
         "matches": [{"opponent": m.opponent, "hands": m.result.hands_played,
                      "bankroll": m.bot.bankroll,
                      "faults": {k.value: n for k, n in m.bot.fault_counts.items() if n}}
                     for m in matches],
-        "peak_memory_bytes": _peak_memory(matches),
+        "peak_memory_bytes": peak_memory(matches),
         **reply_time_stats(matches, rules),
     }
     return checks, stats

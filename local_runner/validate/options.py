@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sdk.rules import VARIANTS
 
@@ -10,9 +11,14 @@ from ..archive import ArchiveLimits
 from ..config import Limits, RunnerSettings
 from ..metadata import PROFILES
 
-__all__ = ["ValidateOptions"]
+__all__ = ["ACPC_VALIDATION_HANDS", "SMOKE_HANDS", "ValidateOptions"]
 
 _RUNNER, _LIMITS = RunnerSettings(), Limits()  # the defaults of every match
+
+#: Hands of a smoke match against builtin:random (the MIT profile, or an MIT game).
+SMOKE_HANDS = 200
+#: ``validate_submission.pl``'s least number of test hands against the chump.
+ACPC_VALIDATION_HANDS = 12_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,8 +28,12 @@ class ValidateOptions:
     ``profile`` None takes the competition from the bot's metadata or layout
     (see :mod:`local_runner.validate.profiles`).  ``variant`` None plays the
     variant README.txt names (no-limit hold'em if it names none the kit knows).
-    ``hands`` is the smoke match against ``builtin:random``; half as many (at
-    least one) are played against ``builtin:checkcall``.  The timeouts and the
+    ``game``, an ACPC game definition file, is played instead of the variant (None:
+    the file README's ``Game:`` line names, if any).  In an ACPC game the bot plays
+    the ACPC server's matches: ``hands`` in all against ``builtin:chump`` (None:
+    :data:`ACPC_VALIDATION_HANDS`, as ``validate_submission.pl``); otherwise
+    ``hands`` is the smoke match against ``builtin:random`` (None: 200), and half
+    as many (at least one) are played against ``builtin:checkcall``.  The timeouts and the
     memory limit are the ones every match of the kit uses
     (:class:`~local_runner.config.RunnerSettings`, :class:`~local_runner.config.Limits`):
     one default per limit, so a bot that passes here is not stopped by a match.
@@ -36,8 +46,9 @@ class ValidateOptions:
     variant: str | None = None
     strict: bool = False
     run_match: bool = True
-    hands: int = 200
+    hands: int | None = None
     seed: int = 1
+    game: Path | None = None
     build_timeout: float = _RUNNER.build_timeout
     connect_timeout: float = _RUNNER.connect_timeout
     reply_timeout: float = _RUNNER.reply_timeout
@@ -56,11 +67,21 @@ class ValidateOptions:
         if self.variant is not None and self.variant not in VARIANTS:
             raise ValueError(
                 f"Unknown variant {self.variant!r}; choose one of: {', '.join(VARIANTS)}.")
-        if self.hands < 1:
-            raise ValueError(f"The smoke match needs at least 1 hand, not {self.hands}.")
+        if self.hands is not None and self.hands < 1:
+            raise ValueError(f"A validation plays at least 1 hand, not {self.hands}.")
         for name in ("build_timeout", "connect_timeout", "reply_timeout", "clock_share",
                      "linger_grace"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be a positive number, not {getattr(self, name)}.")
         if self.memory_limit < 1 or self.max_file_bytes < 1:
             raise ValueError("memory_limit and max_file_bytes must be positive byte counts.")
+
+    @property
+    def smoke_hands(self) -> int:
+        """Hands of the smoke match against builtin:random."""
+        return SMOKE_HANDS if self.hands is None else self.hands
+
+    @property
+    def acpc_hands(self) -> int:
+        """Hands in all against builtin:chump, in an ACPC game."""
+        return ACPC_VALIDATION_HANDS if self.hands is None else self.hands

@@ -14,7 +14,10 @@ from typing import Any
 from sdk.rules import VARIANTS
 
 from ..archive import archive_kind
+from ..config import ConfigError
+from ..metadata import Metadata
 from ..sandbox import sandbox_problem
+from .acpc_matches import ACPC_CHECKS, AcpcGame, acpc_game, is_acpc_game, run_acpc_checks
 from .checks import (
     BotFiles,
     CheckResult,
@@ -31,7 +34,7 @@ from .checks import (
     check_vendored_sdk,
 )
 from .competition import check_junk, check_readme, check_submission_format
-from .dynamic import run_dynamic_checks, skipped_dynamic_checks
+from .dynamic import DYNAMIC_CHECKS, run_dynamic_checks, skipped_dynamic_checks
 from .options import ValidateOptions
 from .profiles import competition_rules, describe, detect_profile, metadata_file
 from .report import ValidationReport
@@ -66,6 +69,10 @@ def validate(path: Path, options: ValidateOptions | None = None) -> ValidationRe
         raise ValidateUsageError(
             f"{path} is neither a folder nor a .zip, .jar, .tar, .tar.gz or .tgz archive; "
             "pass the bot folder or its archive.")
+    if options.game is not None and not options.game.is_file():
+        raise ValidateUsageError(
+            f"The game definition file {options.game} does not exist; pass the .game file the "
+            "ACPC dealer plays.")
     if options.sandbox and options.run_match and (problem := sandbox_problem()) is not None:
         raise ValidateUsageError(problem)
     work = Path(tempfile.mkdtemp(prefix="pokerbots-validate-"))
@@ -86,23 +93,37 @@ def _run(path: Path, options: ValidateOptions,
         "compressed_bytes": None if report.kind == "directory" else report.compressed_bytes,
         "uncompressed_bytes": report.uncompressed_bytes, "file_count": report.file_count,
     }
+    # Before the bot's metadata is read, the options alone say which matches would be played.
+    dynamic_names = ACPC_CHECKS if is_acpc_game(options.variant or "", options.game) \
+        else DYNAMIC_CHECKS  # fmt: skip
     if staged.top is None:
         reason = "The package was refused by the safety checks, so it was not unpacked."
         checks += [CheckResult.skipped(name, reason) for name in STATIC_CHECKS]
-        return checks + skipped_dynamic_checks(reason), stats
+        return checks + skipped_dynamic_checks(reason, dynamic_names), stats
     root_check, root = check_bot_root(staged.top)
     checks.append(root_check)
     if root is None:
         reason = "There is no bot folder to check."
         checks += [CheckResult.skipped(name, reason) for name in STATIC_CHECKS[1:]]
-        return checks + skipped_dynamic_checks(reason), stats
+        return checks + skipped_dynamic_checks(reason, dynamic_names), stats
     files = BotFiles(staged.top, root)
     profile, why = detect_profile(root, options.profile)
     readme, metadata = check_readme(files, profile, metadata_file(root))
     declared = metadata.variant.strip() if metadata is not None else ""
     variant = options.variant or (declared if declared in VARIANTS else "nlhe")
-    stats.update(profile=profile, profile_reason=why, competition=describe(profile, variant),
+    game_file = options.game or _declared_game(root, metadata, options.variant)
+    game: AcpcGame | None = None
+    game_problem = None
+    if is_acpc_game(variant, game_file):
+        dynamic_names = ACPC_CHECKS
+        try:
+            game = acpc_game(variant, game_file)
+        except ConfigError as error:
+            game_problem = str(error)
+    stats.update(profile=profile, profile_reason=why, competition=describe(profile, variant, game),
                  variant=variant)
+    if game is not None:
+        stats.update(game=game.label)
     checks.append(check_submission_format(path, report, profile, variant))
     startme: list[Callable[[BotFiles, str], CheckResult]] = [
         check_commands_json, check_startme_executable, check_startme_shebang,
@@ -114,14 +135,33 @@ def _run(path: Path, options: ValidateOptions,
                check_junk(list(staged.junk), report.kind == "directory")]
     blocker = _blocker(checks, profile)
     if not options.run_match:
-        return checks + skipped_dynamic_checks("The smoke match was not requested."), stats
+        return checks + skipped_dynamic_checks("The matches were not requested.",
+                                               dynamic_names), stats
     if blocker is not None:
         reason = f"Skipped because the {blocker} check failed."
-        return checks + skipped_dynamic_checks(reason), stats
-    dynamic, match_stats = run_dynamic_checks(
-        root, competition_rules(profile, variant), options, work, profile)
+        return checks + skipped_dynamic_checks(reason, dynamic_names), stats
+    if game_problem is not None:
+        skipped = skipped_dynamic_checks("There is no game to play.", dynamic_names)
+        skipped[2] = CheckResult.failed(
+            "acpc_matches", game_problem,
+            "Give the game definition file the ACPC dealer plays (--game FILE, or a Game line "
+            "in README naming a file in the bot's folder).")
+        return checks + skipped, stats
+    if game is not None:
+        dynamic, match_stats = run_acpc_checks(root, game, options, work, profile)
+    else:
+        dynamic, match_stats = run_dynamic_checks(
+            root, competition_rules(profile, variant), options, work, profile)
     stats.update(match_stats)
     return checks + dynamic, stats
+
+
+def _declared_game(root: Path, metadata: Metadata | None, variant: str | None) -> Path | None:
+    """The game definition file README's ``Game:`` line names, in the bot's folder (None
+    without the line, or when ``--variant`` asks for a preset instead)."""
+    if metadata is None or metadata.game is None or variant is not None:
+        return None
+    return root / metadata.game
 
 
 def _blocker(checks: list[CheckResult], profile: str) -> str | None:

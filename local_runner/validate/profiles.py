@@ -13,13 +13,17 @@ metadata (README, else README.txt), else by the layout: a folder with
 
 from __future__ import annotations
 
-import re
+import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sdk.rules import MIT_VARIANTS, Rules
 
-from ..metadata import PROFILES
+from ..metadata import PROFILES, declared_profile, metadata_path
+
+if TYPE_CHECKING:
+    from .acpc_matches import AcpcGame
 
 __all__ = [
     "ACPC_HANDS_PER_MATCH",
@@ -72,9 +76,6 @@ _MIT_YEARS: dict[str, int | None] = {
 ACPC_SECONDS_PER_HAND = 7.0
 ACPC_HANDS_PER_MATCH = 3000
 
-_PROFILE_LINE = re.compile(rb"^Profile:[ \t]*([A-Za-z]*)[ \t]*\r?$", re.MULTILINE)
-_READ = 1 << 16  # bytes of a README searched for the Profile line
-
 
 def mit_season(variant: str) -> MitSeason:
     """The MIT season of ``variant`` (one of :data:`sdk.rules.MIT_VARIANTS`; no year for
@@ -97,10 +98,7 @@ def competition_rules(profile: str, variant: str) -> Rules:
 
 def metadata_file(root: Path) -> Path | None:
     """The bot's metadata file: ``README`` (the ACPC name), else ``README.txt``, else None."""
-    for name in ("README", "README.txt"):
-        if (root / name).is_file():
-            return root / name
-    return None
+    return metadata_path(root)
 
 
 def detect_profile(root: Path, requested: str | None = None) -> tuple[str, str]:
@@ -110,19 +108,30 @@ def detect_profile(root: Path, requested: str | None = None) -> tuple[str, str]:
             raise ValueError(f"Unknown profile {requested!r}; choose one of: "
                              f"{', '.join(PROFILES)}.")
         return requested, "chosen with --profile"
-    readme = metadata_file(root)
-    if readme is not None:
-        with open(readme, "rb") as file:
-            found = _PROFILE_LINE.search(file.read(_READ))
-        if found is not None and found.group(1).decode().lower() in PROFILES:
-            return found.group(1).decode().lower(), f"the Profile line of {readme.name}"
+    declared = declared_profile(root)
+    if declared is not None:
+        return declared[0], f"the Profile line of {declared[1].name}"
     if (root / "commands.json").is_file():
+        if _says_acpc(root / "commands.json"):
+            return "acpc", 'the commands.json says "protocol": "acpc"'
         return "mit", "the bot has commands.json and its metadata names no profile"
     return "acpc", "the bot has startme.sh without commands.json"
 
 
-def describe(profile: str, variant: str) -> str:
-    """One line naming the competition checked against."""
+def _says_acpc(commands: Path) -> bool:
+    """Whether ``commands.json`` holds ``"protocol": "acpc"`` (an unreadable one does not:
+    its own check says what is wrong)."""
+    try:
+        data = json.loads(commands.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("protocol") == "acpc"
+
+
+def describe(profile: str, variant: str, game: AcpcGame | None = None) -> str:
+    """One line naming the competition checked against, and the ACPC game played."""
+    if game is not None:
+        return f"the ACPC server's validate_submission.pl, playing {game.label}"
     if profile == "mit":
         return mit_season(variant).label
     return f"ACPC 2009 rules (smoke match plays the kit's {variant})"

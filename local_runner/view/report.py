@@ -144,7 +144,8 @@ def tournament_report(directory: Path, out: Path | None = None) -> tuple[Path, l
             continue
         match_id = str(match.get("id", "?"))
         run_dir = directory / "matches" / match_id
-        halves = sorted(p for p in run_dir.glob("half-*") if p.is_dir()) or [run_dir]
+        legs = [*run_dir.glob("half-*"), *run_dir.glob("leg-*")]  # duplicate legs, if any
+        halves = sorted(p for p in legs if p.is_dir()) or [run_dir]
         links = []
         for half in halves:
             try:

@@ -367,9 +367,11 @@ def open_run(directory: Path | str) -> Run:
         raise RunError(f"{path} is not a directory; pass the directory a scrimmage wrote "
                        "(runs/scrimmage-<time>/ by default, or its --out).")  # fmt: skip
     if not (path / HANDS_FILE).is_file():
-        halves = sorted(p.name for p in path.glob("half-*") if (p / HANDS_FILE).is_file())
+        legs = [*path.glob("half-*"), *path.glob("leg-*")]  # heads-up halves, or 3-seat legs
+        halves = sorted(p.name for p in legs if (p / HANDS_FILE).is_file())
         if halves:
-            raise RunError(f"{path} is a duplicate scrimmage: each half is its own run; pass "
+            part = "half" if halves[0].startswith("half-") else "leg"
+            raise RunError(f"{path} is a duplicate scrimmage: each {part} is its own run; pass "
                            f"{path / halves[0]} (or {', '.join(halves[1:])}).")  # fmt: skip
         if (path / "tournament.json").is_file():
             raise RunError(f"{path} is a tournament: pass one of its matches "

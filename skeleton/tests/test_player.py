@@ -17,7 +17,10 @@ from player import VARIANT, Player
 
 from local_runner.harness import decide, play, spot
 from sdk.actions import BidAction, CheckAction, FoldAction
-from sdk.rules import VARIANTS
+from sdk.rules import VARIANTS, Rules
+
+#: The spots below are heads-up: a game of three players is checked in its heads-up form.
+SPOT_VARIANT = "acpc-2pl" if Rules.for_variant(VARIANT).seats > 2 else VARIANT
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -28,14 +31,16 @@ def test_never_faults_against_a_random_opponent(variant: str) -> None:
 
 
 def test_does_not_fold_aces_facing_a_raise() -> None:
-    state = spot(hand=("Ah", "As"), seat=1, pips=(6, 2), variant=VARIANT)
+    rules = Rules.for_variant(SPOT_VARIANT)
+    raised = rules.big_blind * (2 if rules.limit else 3)  # a limit raise: one big bet more
+    state = spot(hand=("Ah", "As"), seat=1, pips=(raised, rules.big_blind), variant=SPOT_VARIANT)
     action = decide(Player(), state)
     assert state.is_legal(action)
     assert not isinstance(action, FoldAction)
 
 
 def test_checks_a_weak_hand_rather_than_folding_it() -> None:
-    state = spot(hand=("7c", "2d"), board=("Ah", "Kd", "Qs"), seat=1, variant=VARIANT)
+    state = spot(hand=("7c", "2d"), board=("Ah", "Kd", "Qs"), seat=1, variant=SPOT_VARIANT)
     assert isinstance(decide(Player(), state), CheckAction)
 
 

@@ -5,7 +5,8 @@ of ``round_state.legal_actions()`` (raises, bids and discards within their bound
 changes with ``python -m pytest`` and play a match with ``pokerbots scrimmage .``.
 
 The engine starts the bot as ``python3 player.py [HOST] PORT`` (see commands.json and
-startme.sh); everything it needs is in this folder: the SDK is vendored in ``sdk/``.
+startme.sh; an ACPC bot adds ``--protocol acpc``); everything it needs is in this folder:
+the SDK is vendored in ``sdk/``.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from sdk.bot import Bot
 from sdk.runner import parse_args, run_bot
 from sdk.states import GameState, RoundState, TerminalState
 
-#: The game this bot is written for (nlhe, swap, auction, bounty or toss).  The runner's
-#: rules, when it hands them over, take precedence; the bot plays every variant.
+#: The game this bot is written for (nlhe, swap, auction, bounty, toss, or an ACPC game:
+#: acpc-2pl, acpc-2pn, acpc-3pl).  The runner's rules, or an ACPC game file given with
+#: --game, take precedence; the bot plays every variant.
 VARIANT = {{ cookiecutter.variant|tojson }}
 
 RANKS = "23456789TJQKA"
@@ -74,6 +76,19 @@ def hits_bounty(rank: str | None, hand: tuple[str, ...], board: tuple[str, ...])
     return rank is not None and any(card[0] == rank for card in hand + board)
 
 
+def limit_action(round_state: RoundState, strength: float) -> Action:
+    """Limit games (the ACPC's): a bet is one fixed step against a pot that keeps growing,
+    so folding is rarely right.  Raise strong hands, call with fair ones (most two cards
+    before the flop, a pair or better after it), fold only the rest, and only to a bet."""
+    legal = round_state.legal_actions()
+    preflop = round_state.street == 0
+    if RaiseAction in legal and strength >= (0.5 if preflop else 0.25):
+        return RaiseAction(round_state.raise_bounds()[0])  # the one size a limit raise has
+    if CheckAction in legal:
+        return CheckAction()
+    return CallAction() if strength >= (0.2 if preflop else 0.125) else FoldAction()
+
+
 class Player(Bot):
     """The starter bot; the engine calls the three methods below."""
 
@@ -105,6 +120,8 @@ class Player(Bot):
             strength = made_hand_strength(hand, board)
         if hits_bounty(round_state.bounties[active], hand, board):
             strength += 0.1  # Bounty Hold'em: a won hand pays more
+        if round_state.rules.limit is not None:
+            return limit_action(round_state, strength)
         if RaiseAction in legal and strength >= 0.7:
             low, high = round_state.raise_bounds()
             return RaiseAction(min(high, max(low, round_state.pot)))
