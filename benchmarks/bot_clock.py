@@ -4,7 +4,8 @@
                                    [--variants nlhe,swap,auction,bounty] [--json]
 
 Plays ``--hands`` hands of the bot against ``builtin:raise`` (it raises whenever it
-may, so it forces the most decisions per hand) in each variant, in this process,
+may, so it forces the most decisions per hand; in a 3-seat game against two of them) in
+each variant, in this process,
 through the real engine and the SDK client, as a scrimmage would.  Reports:
 
 * ``clock s/1000h``: the game clock the bot used (the engine's measure: from
@@ -95,9 +96,10 @@ def measure(bot: str, opponent: str, variant: str, hands: int, seed: int) -> dic
     """Play one match and return its clock figures."""
     rules = Rules.for_variant(variant).replace(num_rounds=hands)
     timed = Timed(make_builtin(bot, seed))
-    seats = [
-        InProcessSeat(bot, timed, rules),
-        InProcessSeat(opponent, make_builtin(opponent, seed + 1), rules),
+    seats = [InProcessSeat(bot, timed, rules)] + [
+        # A 3-seat game seats the opponent twice (two independent copies).
+        InProcessSeat(f"{opponent}-{slot}", make_builtin(opponent, seed + slot), rules)
+        for slot in range(1, rules.seats)
     ]
     result = Match(seats, rules, seed=seed).play()
     player = result.players[0]

@@ -36,14 +36,21 @@ def _lowest_card(round_state: RoundState) -> DiscardAction:
 
 
 class CheckCallBot(Bot):
-    """Checks when it can, calls otherwise, bids nothing, discards its first card: the
-    calling station."""
+    """The calling station: checks when it can, calls otherwise, never folds or raises.
+
+    In an auction it bids its whole stack.  A calling station pays any price to see the
+    next card, and in a sealed second-price auction the bid is exactly the most one will
+    pay (the winner pays the other's bid), so "call any price" is a bid of everything.
+    (It used to bid 0, which is a bot that never pays; against ``random``, which bids a
+    uniform share of its stack, that handed the third card away every hand.)  Like the
+    rest of its play the bid is card-blind.  In Toss Hold'em it discards its first card.
+    """
 
     def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
-        """Check, else call; bid 0 in an auction; discard the first hole card."""
+        """Check, else call; bid the whole stack in an auction; discard the first hole card."""
         legal = round_state.legal_actions()
         if BidAction in legal:
-            return BidAction(0)
+            return BidAction(round_state.bid_bounds()[1])
         if DiscardAction in legal:
             return DiscardAction(0)
         return CheckAction() if CheckAction in legal else CallAction()

@@ -33,6 +33,7 @@ _SUPPORT = (
     "budget.py",
     "cards.py",
     "evaluator.py",
+    "field.py",
     "likelihood.py",
     "preflop.py",
     "ranges.py",

@@ -261,7 +261,7 @@ from local_runner.bots.equity import EquityBot
 from local_runner.bots.range_bot import RangeBot
 del sys.modules["eval7"]  # the engine itself still evaluates showdowns with eval7
 from local_runner.harness import play
-for variant in ("nlhe", "swap", "auction", "bounty"):
+for variant in ("nlhe", "swap", "auction", "bounty", "acpc-2pl"):
     result = play(RangeBot(1), opponent=EquityBot(2), rounds=120, variant=variant, seed=3)
     assert result.hands_played == 120
     assert [p.fault_counts for p in result.players] == [{}, {}], variant

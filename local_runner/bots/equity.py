@@ -11,6 +11,12 @@ showdown) against a *uniformly random* opponent hand with eval7, then:
 
 It never models the opponent, which is exactly what the ``range`` bot adds.  In Toss
 Hold'em it discards the card that leaves the two with the best equity (:mod:`.toss`).
+
+In a limit game (:meth:`EquityBot.limit_action`) every bet has the one legal size: it
+bets or raises when its equity beats the share of the pot a bet called by everyone needs
+(:func:`.field.fair_share`) by a margin, calls by pot odds, and stops raising when the cap
+takes the raise out of the legal actions.  With more than one opponent in the hand its
+equity is against that many random hands at once (:func:`.field.field_equity`).
 """
 
 from __future__ import annotations
@@ -29,7 +35,8 @@ from sdk.actions import (
 from sdk.bot import Bot
 from sdk.states import GameState, RoundState
 
-from .betting import pot_odds, pot_raise
+from .betting import fixed_raise, is_limit, pot_odds, pot_raise
+from .field import fair_share, field_equity, opponents_in_hand
 from .ranges import WeightedRange, sampled_equity
 from .toss import best_discard, toss_equity
 
@@ -41,6 +48,12 @@ SAMPLES = 500
 RAISE_MARGIN = 0.25
 #: Equity against a random hand above which the bot bets when checked to.
 BET_EQUITY = 0.62
+#: Limit games: the equity above the fair share (one half heads-up) for a bet when checked
+#: to, and for a raise when facing a bet (a bettor's hands are better than random ones).
+LIMIT_BET_MARGIN = 0.08
+LIMIT_RAISE_MARGIN = 0.15
+#: Joint deals per estimate against two or more random hands (a Python loop).
+FIELD_SAMPLES = 200
 
 
 class EquityBot(Bot):
@@ -50,9 +63,27 @@ class EquityBot(Bot):
         self.rng = random.Random(seed)
         self.samples = samples
         self.uniform = WeightedRange()
+        # Limit games: (hand, board, opponents) and the equity measured for them.
+        self._cached: tuple[tuple[tuple[str, ...], tuple[str, ...], int], float] | None = None
 
     def equity(self, round_state: RoundState, active: int) -> float:
-        """Our equity against a random hand, by one Monte Carlo run of ``samples`` hands."""
+        """Our equity against a random hand, by one Monte Carlo run of ``samples`` hands;
+        against as many random hands as there are opponents still in the hand."""
+        opponents = len(opponents_in_hand(round_state, active))
+        if is_limit(round_state):
+            # Against random hands the equity changes only with the cards and the number of
+            # opponents, and a limit raise war asks several times a street: measure once.
+            key = (round_state.hands[active], round_state.board, opponents)
+            if self._cached is None or self._cached[0] != key:
+                self._cached = (key, self._measure(round_state, active, opponents))
+            return self._cached[1]
+        return self._measure(round_state, active, opponents)
+
+    def _measure(self, round_state: RoundState, active: int, opponents: int) -> float:
+        if opponents > 1:
+            hand, board = round_state.hands[active], round_state.board
+            field = [self.uniform] * opponents
+            return field_equity(hand, board, field, FIELD_SAMPLES, self.rng)
         if round_state.rules.discard:
             return toss_equity(
                 round_state.hands[active], round_state.board, self.uniform, self.samples, self.rng
@@ -79,6 +110,8 @@ class EquityBot(Bot):
         equity = self.equity(round_state, active)
         if BidAction in legal:
             return self.bid(round_state, equity)
+        if is_limit(round_state):
+            return self.limit_action(round_state, active, equity)
         if round_state.continue_cost > 0:
             needed = pot_odds(round_state)
             if equity < needed:
@@ -88,4 +121,20 @@ class EquityBot(Bot):
             return CallAction()
         if RaiseAction in legal and equity > BET_EQUITY:
             return pot_raise(round_state, 0.75)
+        return CheckAction()
+
+    def limit_action(self, round_state: RoundState, active: int, equity: float) -> Action:
+        """Fixed-limit play: bet or raise the one legal size when the equity is well above
+        the fair share, call by pot odds, fold below them; the cap is the legal actions'."""
+        legal = round_state.legal_actions()
+        share = fair_share(len(round_state.in_hand))
+        can_raise = RaiseAction in legal
+        if round_state.continue_cost > 0:
+            if equity < pot_odds(round_state):
+                return FoldAction()
+            if can_raise and equity > share + LIMIT_RAISE_MARGIN:
+                return fixed_raise(round_state)
+            return CallAction()
+        if can_raise and equity > share + LIMIT_BET_MARGIN:
+            return fixed_raise(round_state)
         return CheckAction()

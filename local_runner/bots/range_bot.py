@@ -23,6 +23,18 @@ equity on a board run out to six cards.
 
 A :class:`~.budget.Budget` watches the game clock and spends less per decision
 as it runs down.
+
+**Limit games** (``rules.limit``): the bet compared is the one legal size
+(:func:`.betting.raise_options`), the cap is the legal actions', and the softmax is
+tighter (:func:`temperature`: a limit bet is small against the pot, and so are the
+differences between the actions' values).
+
+**Three seats and more** (:mod:`.field`): one weighted range, one likelihood model and
+one set of statistics per opponent (each named by its place after us, which stays the
+same opponent as the button moves); each opponent's actions update its own range; the
+equity is against every opponent still in at once, from one joint sample per street
+(:class:`~.field.JointDeals`) reweighted as the ranges move; a bet wins at once only
+if everyone folds (:meth:`RangeBot.field_values`).
 """
 
 from __future__ import annotations
@@ -46,9 +58,10 @@ from sdk.opponent_stats import OpponentStats
 from sdk.payoffs import bounty_hit
 from sdk.states import GameState, RoundState, TerminalState
 
-from .betting import pot_raise
+from .betting import is_limit, raise_options
 from .budget import Budget, Spend
 from .cards import COMBO_INDEX
+from .field import JointDeals, opponents_in_hand, seat_actions
 from .likelihood import Kind, LikelihoodModel, Situation, kind_of
 from .ranges import WeightedRange, equity, sampled_equity
 from .strength import buckets
@@ -70,10 +83,21 @@ __all__ = ["RangeBot"]
 #: its kind, and the board then.
 _Seen = tuple[PastAction, Situation, Kind, tuple[str, ...]]
 
-#: Bet sizes considered, as fractions of the pot after calling.
-BET_SIZES = (0.5, 1.0)
 #: Softmax temperature, as a share of the pot (plus one big blind): lower is greedier.
 TEMPERATURE = 0.06
+#: Limit games: a cooler softmax (this share of the pot plus a tenth of a big blind: the
+#: values differ by a few small bets), and this share of the Monte Carlo samples per
+#: decision (:func:`limit_spend`).  Measured on acpc-2pl (1,500 pairs each, the same
+#: deals) against ``equity``: 0.06 of the pot plus 0.1 big blind won about 520 mbb/hand,
+#: this about 810, 0.01 plus 0.1 about 930, and an almost greedy 0.01 plus 0.05 *lost* 330:
+#: the softmax also hedges the errors of the crude value model, so keep a margin.
+LIMIT_TEMPERATURE = 0.02
+LIMIT_TEMPERATURE_BLINDS = 0.1
+LIMIT_SAMPLE_SHARE = 0.5
+#: Joint deals drawn per street against two or more opponents (a Python loop), and the
+#: share of them the importance weights may fall to before the sample is drawn again.
+FIELD_SAMPLES = 200
+FIELD_REDRAW = 0.25
 #: The average equity a third card adds, used when there was no time to measure it.
 DEFAULT_THIRD_CARD_GAIN = 0.08
 
@@ -84,22 +108,56 @@ class RangeBot(Bot):
     def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
         self.rng = random.Random(seed)
         self.budget = budget or Budget()
-        self.stats = OpponentStats()
-        self.model = LikelihoodModel()
+        # Per opponent, by its place after us (1 = next to act after us; heads-up always 1).
+        self.all_stats: dict[int, OpponentStats] = {1: OpponentStats()}
+        self.models: dict[int, LikelihoodModel] = {1: LikelihoodModel()}
         self.range = WeightedRange()
+        # Each opponent's range this hand, by seat (heads-up: one, the same as ``range``).
+        self.ranges: dict[int, WeightedRange] = {}
+        self._me = 0
+        self._seats = 2
+        self._deals: tuple[tuple[object, ...], JointDeals] | None = None
         self.last_spend: Spend | None = None
         self._seen = 0
         self._street = 0
         self._gain = DEFAULT_THIRD_CARD_GAIN
         # The opponent's actions this hand, to learn from if it shows its cards.
-        self._observed: list[tuple[Situation, Kind, tuple[str, ...]]] = []
+        self._observed: list[tuple[int, Situation, Kind, tuple[str, ...]]] = []
+
+    @property
+    def stats(self) -> OpponentStats:
+        """The statistics of the opponent just after us (heads-up: the opponent)."""
+        return self.all_stats[1]
+
+    @property
+    def model(self) -> LikelihoodModel:
+        """The likelihood model of the opponent just after us (heads-up: the opponent)."""
+        return self.models[1]
+
+    def place(self, seat: int) -> int:
+        """An opponent's place after us, 1 to seats - 1: the button moves one seat a hand,
+        so the same place is the same opponent in every hand."""
+        return (seat - self._me) % self._seats
+
+    def _model_of(self, seat: int) -> tuple[LikelihoodModel, OpponentStats]:
+        place = self.place(seat)
+        if place not in self.models:
+            self.models[place] = LikelihoodModel()
+            self.all_stats[place] = OpponentStats()
+        return self.models[place], self.all_stats[place]
 
     # -- the hand's bookkeeping ---------------------------------------------------
 
     def handle_new_round(self, game_state: GameState, round_state: RoundState, active: int) -> None:
-        """A fresh uniform range without the pairs that use our cards."""
-        self.range = WeightedRange()
-        self.range.remove_cards(round_state.hands[active])
+        """A fresh uniform range per opponent, without the pairs that use our cards."""
+        self._me, self._seats = active, len(round_state.stacks)
+        self.ranges = {}
+        for seat in range(self._seats):
+            if seat != active:
+                self.ranges[seat] = WeightedRange()
+                self.ranges[seat].remove_cards(round_state.hands[active])
+        self.range = self.ranges[(active + 1) % self._seats]
+        self._deals = None
         self._seen = 0
         self._street = 0
         self._gain = DEFAULT_THIRD_CARD_GAIN
@@ -109,10 +167,13 @@ class RangeBot(Bot):
         self, game_state: GameState, terminal_state: TerminalState, active: int
     ) -> None:
         """Count the opponent's statistics; if it showed two cards, learn from its actions."""
+        if self._seats > 2:
+            self._field_round_over(terminal_state, active)
+            return
         opponent = 1 - active
         self.stats.observe_hand(terminal_state, opponent)
         last = terminal_state.previous_state
-        self._record(actions_of(terminal_state), opponent)
+        self._record(actions_of(terminal_state), active)
         shown = last.hands[opponent]
         if len(shown) != 2 or (self.last_spend is not None and self.last_spend.frugal):
             # Nothing shown, three cards (Auction: not a pair of the model), or no time.
@@ -120,19 +181,41 @@ class RangeBot(Bot):
         # In Swap Hold'em the shown cards may not be those held earlier in the hand (a
         # client cannot tell); the few swapped hands only add a little noise.
         pair = COMBO_INDEX[(shown[0], shown[1])]
-        for situation, kind, board in self._observed:
+        for _, situation, kind, board in self._observed:
             self.model.learn(situation, buckets(board)[pair], kind)
 
-    def _record(self, actions: list[PastAction], opponent: int) -> list[_Seen]:
-        """The opponent's actions not seen before, remembered for learning."""
+    def _field_round_over(self, terminal_state: TerminalState, active: int) -> None:
+        """Three seats or more: each opponent's fold-to-bet rate (the one statistic the
+        model reads), and what each opponent that showed two cards did with them.
+
+        (:meth:`sdk.opponent_stats.OpponentStats.observe_hand` reads a heads-up hand.)
+        """
+        actions = seat_actions(terminal_state)
+        self._record(actions, active)
+        for past in actions:
+            facing_bet = past.before.continue_cost > 0
+            blind = past.street == 0 and past.before.raises == 0
+            if past.seat != active and facing_bet and not blind:
+                self._model_of(past.seat)[1].fold_to_bet.add(isinstance(past.action, FoldAction))
+        if self.last_spend is not None and self.last_spend.frugal:
+            return
+        shown = terminal_state.previous_state.hands
+        for seat, situation, kind, board in self._observed:
+            cards = shown[seat]
+            if len(cards) == 2:
+                pair = COMBO_INDEX[(cards[0], cards[1])]
+                self._model_of(seat)[0].learn(situation, buckets(board)[pair], kind)
+
+    def _record(self, actions: list[PastAction], me: int) -> list[_Seen]:
+        """The opponents' actions not seen before, remembered for learning."""
         new: list[_Seen] = []
         for past in actions[self._seen :]:
             kind = kind_of(past.action)
-            if past.seat != opponent or kind is None:
+            if past.seat == me or kind is None:
                 continue
             situation = Situation(past.street > 0, past.before.continue_cost > 0)
             board = past.before.board[: past.street]
-            self._observed.append((situation, kind, board))
+            self._observed.append((past.seat, situation, kind, board))
             new.append((past, situation, kind, board))
         self._seen = len(actions)
         return new
@@ -145,19 +228,25 @@ class RangeBot(Bot):
         When ``frugal`` (no time to spare) the actions are only noted: the range keeps
         what it knew, less the cards now seen.
         """
-        opponent = 1 - active
         dead = [*round_state.hands[active], *round_state.board]
-        for past, situation, kind, board in self._record(actions_of(round_state), opponent):
-            if frugal:
-                continue
+        actions = actions_of(round_state) if self._seats == 2 else seat_actions(round_state)
+        for past, situation, kind, board in self._record(actions, active):
+            if frugal or kind is Kind.FOLD:
+                continue  # a folded opponent's range no longer matters
             self._blur_swaps(round_state, past.street, dead)
-            table = self.model.table(situation, kind, self.stats)
+            model, stats = self._model_of(past.seat)
+            table = model.table(situation, kind, stats)
             if kind is Kind.AGGRESSIVE:
-                table = sharpen(table, bet_share(past.before, past.action))
+                table = sharpen(table, raise_share(past.before, past.action))
             strength = buckets(board)
-            self.range.update([table[b] for b in strength], dead)
+            self._range_of(past.seat).update([table[b] for b in strength], dead)
         self._blur_swaps(round_state, round_state.street, dead)
-        self.range.remove_cards(dead)
+        for opponent in self.ranges.values() if self._seats > 2 else (self.range,):
+            opponent.remove_cards(dead)
+
+    def _range_of(self, seat: int) -> WeightedRange:
+        """An opponent's range (heads-up always :attr:`range`, also before a hand starts)."""
+        return self.range if self._seats == 2 else self.ranges[seat]
 
     def _blur_swaps(self, round_state: RoundState, street: int, dead: list[str]) -> None:
         """Swap Hold'em: as each swap street is reached, part of the range turns random."""
@@ -202,12 +291,19 @@ class RangeBot(Bot):
 
     def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
         """Read the opponent, measure equity, choose among the actions by expected value."""
+        if len(round_state.stacks) != self._seats:
+            # Asked without handle_new_round (a test's crafted state): start the hand now.
+            self.handle_new_round(game_state, round_state, active)
         spend = self.budget.spend(game_state, round_state)
+        if is_limit(round_state):
+            spend = limit_spend(spend)
         self.last_spend = spend
         self.read_opponent(round_state, active, spend.frugal)
         legal = round_state.legal_actions()
         if len(legal) == 1 and CheckAction in legal:
             return CheckAction()
+        if self._seats > 2:
+            return self.choose_in_field(round_state, active, spend)
         if DiscardAction in legal:
             hand, board = round_state.hands[active], round_state.board
             # Once a hand, and the choice matters: the full budget, split over the three.
@@ -230,10 +326,13 @@ class RangeBot(Bot):
 
     def choose(self, round_state: RoundState, active: int, mine: float, spend: Spend) -> Action:
         """A softmax over the expected values of the legal actions."""
-        options = self.expected_values(round_state, active, mine, spend)
+        return self.softmax(round_state, self.expected_values(round_state, active, mine, spend))
+
+    def softmax(self, round_state: RoundState, options: list[tuple[Action, float]]) -> Action:
+        """One of ``options`` drawn with weight ``exp((value - best) / temperature)``."""
         best = max(value for _, value in options)
-        temperature = TEMPERATURE * round_state.pot + round_state.rules.big_blind
-        weights = [math.exp((value - best) / temperature) for _, value in options]
+        scale = temperature(round_state)
+        weights = [math.exp((value - best) / scale) for _, value in options]
         return self.rng.choices([action for action, _ in options], weights=weights)[0]
 
     def expected_values(
@@ -243,7 +342,9 @@ class RangeBot(Bot):
 
         Showdown values ignore later betting (the usual pot-odds simplification);
         a bet wins the pot at once when the opponent folds, and otherwise plays
-        against the part of the range that does not fold.
+        against the part of the range that does not fold.  A showdown wins what the
+        opponent has put in and loses what we have, which differ after an auction
+        (the winner's payment is in its contribution alone).
         """
         rules, board = round_state.rules, round_state.board
         hand = round_state.hands[active]
@@ -254,8 +355,8 @@ class RangeBot(Bot):
         hit_now = 1.0 if bounty_hit(rank, hand, board) else 0.0
         their_hit = opponent_bounty_chance(board)
 
-        def showdown(level: int, equity_: float) -> float:
-            win, lose = showdown_stakes(rules, level, level, hit, their_hit)
+        def showdown(won: int, lost: int, equity_: float) -> float:
+            win, lose = showdown_stakes(rules, won, lost, hit, their_hit)
             return equity_ * win - (1.0 - equity_) * lose
 
         legal = round_state.legal_actions()
@@ -263,7 +364,7 @@ class RangeBot(Bot):
         if FoldAction in legal:
             options.append((FoldAction(), -float(put_in)))
         passive: Action = CheckAction() if CheckAction in legal else CallAction()
-        options.append((passive, showdown(theirs, mine)))
+        options.append((passive, showdown(theirs, put_in + round_state.continue_cost, mine)))
         if RaiseAction in legal:
             folds, continuing = self.fold_response(round_state, spend.frugal)
             if continuing is not None:
@@ -271,11 +372,11 @@ class RangeBot(Bot):
             else:
                 called = mine
             fold_win, _ = showdown_stakes(rules, theirs, put_in, hit_now, 0.0)
-            for size in BET_SIZES:
-                action = pot_raise(round_state, size)
+            for action, size in raise_options(round_state):
                 level = put_in + action.amount - round_state.pips[active]
+                matched = theirs + action.amount - round_state.pips[1 - active]
                 fold = min(0.95, folds * math.sqrt(0.5 + size))
-                value = fold * fold_win + (1.0 - fold) * showdown(level, called)
+                value = fold * fold_win + (1.0 - fold) * showdown(matched, level, called)
                 options.append((action, value))
         return options
 
@@ -299,12 +400,138 @@ class RangeBot(Bot):
             return 1.0, None
         return 1.0 - kept, WeightedRange.scaled(self.range, factors)
 
+    # -- three seats and more -----------------------------------------------------
 
-def bet_share(before: RoundState, action: Action) -> float:
+    def choose_in_field(self, round_state: RoundState, active: int, spend: Spend) -> Action:
+        """Equity against every opponent still in, then the softmax over the actions' values
+        (:meth:`field_values`)."""
+        opponents = opponents_in_hand(round_state, active)
+        if len(opponents) == 1:
+            ranges = [self.ranges[opponents[0]]]
+            mine = self.equity_against(ranges[0], round_state, active, spend)
+            deals = None
+        else:
+            ranges = [self.ranges[seat] for seat in opponents]
+            deals = self.joint_deals(round_state, active, opponents, spend)
+            mine = deals.equity(ranges)
+        options = self.field_values(round_state, active, opponents, mine, deals, spend)
+        return self.softmax(round_state, options)
+
+    def joint_deals(
+        self, round_state: RoundState, active: int, opponents: tuple[int, ...], spend: Spend
+    ) -> JointDeals:
+        """The street's joint sample against ``opponents``; drawn again when the board or the
+        opponents changed, or the ranges moved so far that few deals still count."""
+        hand, board = round_state.hands[active], round_state.board
+        key = (hand, board, opponents)
+        ranges = [self.ranges[seat] for seat in opponents]
+        if self._deals is not None and self._deals[0] == key:
+            deals = self._deals[1]
+            if deals.effective_size(ranges) >= FIELD_REDRAW * len(deals.pairs):
+                return deals
+        samples = max(30, min(FIELD_SAMPLES, spend.samples // 2))
+        deals = JointDeals(hand, board, ranges, samples, self.rng)
+        self._deals = (key, deals)
+        return deals
+
+    def field_values(
+        self,
+        round_state: RoundState,
+        active: int,
+        opponents: tuple[int, ...],
+        mine: float,
+        deals: JointDeals | None,
+        spend: Spend,
+    ) -> list[tuple[Action, float]]:
+        """Each candidate action with its expected chip result, against one or more opponents.
+
+        As heads-up, showdowns ignore later betting.  Checking or calling wins everything
+        the others put in (folded seats' chips too) with our equity; a bet wins it at once
+        only when every opponent folds (each by its own model), and otherwise each opponent
+        that does not fold matches it, and our equity is against the hands that continue.
+        """
+        contributions = round_state.contributions
+        put_in = contributions[active]
+        cost = round_state.continue_cost
+        pot = round_state.pot
+        legal = round_state.legal_actions()
+        options: list[tuple[Action, float]] = []
+        if FoldAction in legal and cost > 0:
+            options.append((FoldAction(), -float(put_in)))
+        passive: Action = CheckAction() if CheckAction in legal else CallAction()
+        level = put_in + cost
+        options.append((passive, mine * (pot + cost - level) - (1.0 - mine) * level))
+        raises = raise_options(round_state)
+        if not raises:
+            return options
+        folds, factors = self.field_folds(round_state, opponents, spend.frugal)
+        ranges = [self.ranges[seat] for seat in opponents]
+        if factors is None:
+            called = mine
+        elif deals is not None:
+            called = deals.equity(ranges, factors)
+        else:
+            continuing = WeightedRange.scaled(ranges[0], factors[0])
+            called = self.equity_against(continuing, round_state, active, spend)
+        for action, share in raises:
+            added = action.amount - round_state.pips[active]
+            level = put_in + added
+            stay = [1.0 - min(0.95, f * math.sqrt(0.5 + share)) for f in folds]
+            all_fold = math.prod(1.0 - s for s in stay)
+            # Won at showdown: everything in but our own chips, and each caller's call.
+            calls = zip(stay, opponents, strict=True)
+            win = pot - put_in + sum(p * (level - contributions[seat]) for p, seat in calls)
+            showdown = called * win - (1.0 - called) * level
+            value = all_fold * (pot - put_in) + (1.0 - all_fold) * showdown
+            options.append((action, value))
+        return options
+
+    def field_folds(
+        self, round_state: RoundState, opponents: tuple[int, ...], frugal: bool
+    ) -> tuple[list[float], list[list[float]] | None]:
+        """Each opponent's chance to fold to a bet, and the factors (one per pair, per
+        opponent) that keep the hands it continues with; only the chances when ``frugal``."""
+        situation = Situation(round_state.street > 0, True)
+        folds: list[float] = []
+        factors: list[list[float]] = []
+        strength = buckets(round_state.board) if not frugal else ()
+        for seat in opponents:
+            model, stats = self._model_of(seat)
+            table = model.fold_probabilities(situation, stats)
+            if frugal:
+                folds.append(sum(table) / len(table))
+                continue
+            keep = [1.0 - p for p in table]
+            kept = [keep[b] for b in strength]
+            folds.append(1.0 - sum(map(mul, self.ranges[seat].weights, kept)))
+            factors.append(kept)
+        return folds, None if frugal else factors
+
+
+def limit_spend(spend: Spend) -> Spend:
+    """The work of a limit-game decision: :data:`LIMIT_SAMPLE_SHARE` of the samples.
+
+    A limit hand asks about twice as many decisions (raise wars up to the cap, each a
+    range update and two equity estimates) for a small bet each, so each gets less.
+    """
+    return Spend(max(30, int(spend.samples * LIMIT_SAMPLE_SHARE)), spend.frugal)
+
+
+def temperature(round_state: RoundState) -> float:
+    """The softmax's temperature in chips: a share of the pot plus a big blind; in limit a
+    smaller share plus a tenth of a big blind, where the values of the actions differ by a
+    few small bets."""
+    big_blind = round_state.rules.big_blind
+    if is_limit(round_state):
+        return LIMIT_TEMPERATURE * round_state.pot + LIMIT_TEMPERATURE_BLINDS * big_blind
+    return TEMPERATURE * round_state.pot + big_blind
+
+
+def raise_share(before: RoundState, action: Action) -> float:
     """The size of a bet or raise as a share of the pot it was made into."""
     if not isinstance(action, RaiseAction):
         return 0.0
-    seat = before.button % 2
+    seat = before.actor
     added = action.amount - before.pips[seat]
     return added / max(1, before.pot)
 
