@@ -43,7 +43,7 @@ from sdk.rules import Rules  # noqa: E402
 
 GAME = "holdem.limit.3p.game"
 KIT_BOT = """\
-from local_runner.builtin_bots import make_builtin
+from local_runner.bots.builtin import make_builtin
 from sdk.runner import parse_args, run_bot
 
 run_bot(make_builtin("random", 5), parse_args(), protocol="acpc")

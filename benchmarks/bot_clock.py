@@ -33,9 +33,9 @@ import sys
 import time
 from collections.abc import Callable
 
-from local_runner.builtin_bots import make_builtin
-from local_runner.match import Match
-from local_runner.seats import InProcessSeat
+from local_runner.bots.builtin import make_builtin
+from local_runner.engine.match import Match
+from local_runner.engine.seats import InProcessSeat
 from sdk.actions import Action
 from sdk.bot import Bot
 from sdk.rules import VARIANTS, Rules

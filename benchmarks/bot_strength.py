@@ -16,7 +16,7 @@ variant's, scaled to the match length (30 s per 1000 hands stays 30 s per 1000 h
 times ``--clock-factor`` (1 by default: more only to keep a loaded machine's slow wall
 clock from pushing a bot into its frugal mode; say so when reporting).
 Reports the higher rung's result in milli-big-blinds per hand with a 95% interval over
-hand pairs (the kit's :func:`local_runner.stats.summarize_duplicate`), and whether the
+hand pairs (the kit's :func:`local_runner.results.stats.summarize_duplicate`), and whether the
 interval excludes zero.  The issue asks for at least 10,000 pairs per pairing.
 
 Three-seat games (``acpc-3pl``): for each three bots of the ladder, ``--pairs`` deals are
@@ -44,12 +44,12 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from local_runner.builtin_bots import make_builtin
-from local_runner.match import Match
-from local_runner.records import HandRecord
-from local_runner.seats import InProcessSeat
-from local_runner.standings import slot_deltas
-from local_runner.stats import RunningStats, Summary, summarize_duplicate
+from local_runner.bots.builtin import make_builtin
+from local_runner.engine.match import Match
+from local_runner.engine.records import HandRecord
+from local_runner.engine.seats import InProcessSeat
+from local_runner.results.standings import slot_deltas
+from local_runner.results.stats import RunningStats, Summary, summarize_duplicate
 from sdk.rules import VARIANTS, Rules
 
 LADDER = ("random", "checkcall", "equity", "range")

@@ -24,11 +24,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from local_runner.builtin_bots import make_builtin
+from local_runner.bots.builtin import make_builtin
 from local_runner.config import ScrimmageConfig
-from local_runner.match import Match
+from local_runner.engine.match import Match
+from local_runner.engine.seats import InProcessSeat
 from local_runner.scrimmage import BotSpec, run_scrimmage
-from local_runner.seats import InProcessSeat
 from sdk.rules import VARIANTS, Rules
 
 HERE = Path(__file__).resolve().parent

@@ -63,7 +63,7 @@ class RunnerSettings:
     spin_wait: float = 0.0003
     """Seconds to poll for a reply before sleeping: faster matches when a core is idle."""
     python: str = "auto"
-    """The interpreter bots get as ``python3``: see :mod:`local_runner.interpreter`."""
+    """The interpreter bots get as ``python3``: see :mod:`local_runner.programs.interpreter`."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """Duplicate matches: the same deals in every seating, the bots restarted between legs.
 
 Luck in the cards is most of the noise in a poker match.  A duplicate match plays the
-seeded deals once per seating of :func:`local_runner.seating.duplicate_orders`,
+seeded deals once per seating of :func:`local_runner.engine.seating.duplicate_orders`,
 restarting every bot between legs (their memories reset), and deals the very same cards
 to the same seats each time:
 
@@ -30,13 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from .config import ScrimmageConfig
-from .faults import FaultKind
-from .logs import SUMMARY_FILE
-from .match_stats import slot_deltas
-from .records import HandRecord, MatchResult, PlayerResult
+from .engine.faults import FaultKind
+from .engine.records import HandRecord, MatchResult, PlayerResult
+from .engine.seating import duplicate_orders
+from .results.logs import SUMMARY_FILE
+from .results.match_stats import slot_deltas
+from .results.stats import Moments, Summary, statistics_dict
 from .scrimmage import BotSpec, UsageError, run_scrimmage, unique_names
-from .seating import duplicate_orders
-from .stats import Moments, Summary, statistics_dict
 
 __all__ = [
     "HALF_DIRECTORIES",
@@ -205,7 +205,8 @@ def run_duplicate(
     """Play a duplicate match between the bots of one table and write its logs into ``out_dir``.
 
     ``specs`` must fill the game's seats (two heads-up, three in acpc-3pl).  Each leg
-    starts every bot afresh in the leg's seating (:func:`~local_runner.seating.duplicate_orders`)
+    starts every bot afresh in the leg's seating
+    (:func:`~local_runner.engine.seating.duplicate_orders`)
     with the same seed, so the same cards go to the same seats, and writes its logs into
     its own subdirectory (:func:`leg_directories`); ``out_dir/summary.json`` combines
     them.  ``on_hand`` sees every hand of every leg (the record's ``number`` restarts

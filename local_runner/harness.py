@@ -14,7 +14,7 @@ Three functions cover what a bot's tests need::
         state = spot(hand=("Ah", "As"), seat=1, pips=(6, 2))   # facing a raise to 6
         assert not isinstance(decide(Player(), state), FoldAction)
 
-:func:`play` runs a real match with the reference engine (:class:`local_runner.match.Match`)
+:func:`play` runs a real match with the reference engine (:class:`local_runner.engine.match.Match`)
 and in-process seats: the bot sees exactly the messages it would see over a socket, but
 nothing is written and no process is started, so a few hundred hands take well under a
 second.  :func:`spot` builds the :class:`~sdk.states.RoundState` a bot would be asked about
@@ -40,10 +40,10 @@ from sdk.protocol import VALID_CARDS
 from sdk.rules import RANKS, Rules
 from sdk.states import GameState, RoundState, TerminalState
 
-from .builtin_bots import BUILTIN_BOTS, make_builtin
-from .match import Match
-from .records import HandRecord, MatchResult
-from .seats import InProcessSeat
+from .bots.builtin import BUILTIN_BOTS, make_builtin
+from .engine.match import Match
+from .engine.records import HandRecord, MatchResult
+from .engine.seats import InProcessSeat
 
 __all__ = ["HarnessError", "decide", "play", "spot"]
 
@@ -145,7 +145,7 @@ def play(
     as a scrimmage counts them.  An exception raised in a bot's callback is re-raised
     here once the hand ends, with its traceback, unless ``raise_errors`` is False (then
     it is treated as a server would: a default action, or a crash fault).  ``on_hand`` is
-    called with each hand's :class:`~local_runner.records.HandRecord`.
+    called with each hand's :class:`~local_runner.engine.records.HandRecord`.
     """
     if not isinstance(bot, Bot):
         raise HarnessError(f"play() needs a Bot object, not {type(bot).__name__}.")

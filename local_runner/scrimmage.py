@@ -7,7 +7,7 @@ did (and on Ctrl-C, during the builds, the connection or the match: a second
 Ctrl-C while the bots are being stopped is ignored, so none is left behind).
 
 With ``sandbox=True`` each directory bot runs in a bubblewrap sandbox
-(:mod:`local_runner.sandbox`): its own directory writable, the rest of the file
+(:mod:`local_runner.programs.sandbox`): its own directory writable, the rest of the file
 system read-only (the opponent's directory and the logs hidden), no network.
 """
 
@@ -26,21 +26,21 @@ from typing import Any
 
 from sdk.rules import ENVIRONMENT_VARIABLE, Rules
 
-from .acpc_seat import AcpcSocketSeat
-from .bot_program import BotDirectoryError, BotProgram
-from .builtin_bots import BUILTIN_BOTS, make_builtin
+from .bots.builtin import BUILTIN_BOTS, make_builtin
 from .config import ScrimmageConfig
-from .faults import FaultKind
-from .interpreter import BotPython, choose_python
-from .logs import MatchLogWriter
-from .match import Match, MatchSettings
-from .process import BotProcess, BotStartError, ResourceLimits
-from .records import HandRecord, MatchResult
-from .sandbox import Sandbox, sandbox_problem
-from .seat_view import Message
-from .seats import InProcessSeat, Reply, Seat
-from .socket_seat import SocketSeat, accept_bot
-from .standings import MatchStats
+from .engine.acpc_seat import AcpcSocketSeat
+from .engine.faults import FaultKind
+from .engine.match import Match, MatchSettings
+from .engine.records import HandRecord, MatchResult
+from .engine.seat_view import Message
+from .engine.seats import InProcessSeat, Reply, Seat
+from .engine.socket_seat import SocketSeat, accept_bot
+from .programs.bot_program import BotDirectoryError, BotProgram
+from .programs.interpreter import BotPython, choose_python
+from .programs.process import BotProcess, BotStartError, ResourceLimits
+from .programs.sandbox import Sandbox, sandbox_problem
+from .results.logs import MatchLogWriter
+from .results.standings import MatchStats
 
 __all__ = ["BotSpec", "UsageError", "run_scrimmage", "unique_names"]
 

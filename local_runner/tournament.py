@@ -14,7 +14,7 @@ Matches are independent jobs (:class:`MatchJob`, run by :func:`play_job`) on any
 holds the plan, so an interrupted tournament resumes without replaying a
 finished match, and refuses to resume a different tournament.  The rankings
 follow the ACPC rules: total bankroll, and bankroll instant run-off
-(:mod:`local_runner.rankings`), whose 3-player form stops at the last three bots.
+(:mod:`local_runner.results.rankings`), whose 3-player form stops at the last three bots.
 """
 
 from __future__ import annotations
@@ -33,18 +33,18 @@ from typing import Any
 
 from sdk.rules import Rules, RulesError
 
-from .bot_program import BotProgram
 from .config import Limits, RunnerSettings, ScrimmageConfig
 from .duplicate import run_duplicate
+from .engine.faults import FaultKind
+from .engine.records import PlayerResult
+from .engine.seating import duplicate_orders
 from .executors import BotBundle, interrupt_requested, job_running
-from .faults import FaultKind
-from .match_stats import MatchStats
-from .match_summary import MatchSummary
-from .records import PlayerResult
+from .programs.bot_program import BotProgram
+from .results.match_stats import MatchStats
+from .results.match_summary import MatchSummary
+from .results.standings import Standings, compute_standings
+from .results.stats import Moments
 from .scrimmage import BotSpec, UsageError, run_scrimmage, unique_names
-from .seating import duplicate_orders
-from .standings import Standings, compute_standings
-from .stats import Moments
 
 __all__ = [
     "MATCHES_FILE",

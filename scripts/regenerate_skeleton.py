@@ -23,8 +23,8 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from local_runner.new import DEFAULT_ANSWERS, create_bot
-from local_runner.vendor import MANIFEST, check_vendored_sdk, sdk_files, sdk_source
+from local_runner.submission.new import DEFAULT_ANSWERS, create_bot
+from local_runner.submission.vendor import MANIFEST, check_vendored_sdk, sdk_files, sdk_source
 
 ROOT = Path(__file__).resolve().parents[1]
 SKELETON = ROOT / "skeleton"

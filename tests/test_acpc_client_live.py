@@ -27,7 +27,7 @@ HANDS = 200
 #: runner's own arguments).
 KIT_BOT = (
     "import sys; sys.path.insert(0, {root!r}); "
-    "from local_runner.builtin_bots import make_builtin; "
+    "from local_runner.bots.builtin import make_builtin; "
     "from sdk.runner import parse_args, run_bot; "
     "name = sys.argv.pop(1); run_bot(make_builtin(name, 5), parse_args())"
 )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from local_runner.builtin_bots import make_builtin
+from local_runner.bots.builtin import make_builtin
 from local_runner.config import ConfigError, load_config
 from local_runner.harness import play
 from sdk.gamedef import GameDefError, parse_gamedef

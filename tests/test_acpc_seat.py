@@ -22,14 +22,14 @@ from pathlib import Path
 import pytest
 from conftest import MakeBot
 
-from local_runner.bot_program import BotDirectoryError, BotProgram
 from local_runner.config import ScrimmageConfig
-from local_runner.faults import FaultKind
+from local_runner.engine.faults import FaultKind
+from local_runner.programs.bot_program import BotDirectoryError, BotProgram
 from local_runner.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import Rules
 
 ACPC_BOT = """
-    from local_runner.builtin_bots import make_builtin
+    from local_runner.bots.builtin import make_builtin
     from sdk.runner import parse_args, run_bot
 
     run_bot(make_builtin("random", 5), parse_args(), protocol="acpc")
@@ -132,7 +132,7 @@ def test_the_real_example_player_plays_in_the_kit(tmp_path: Path, variant: str, 
 
 
 MIT_WIRE_BOT = """
-    from local_runner.builtin_bots import make_builtin
+    from local_runner.bots.builtin import make_builtin
     from sdk.runner import parse_args, run_bot
 
     run_bot(make_builtin("raise", 5), parse_args())

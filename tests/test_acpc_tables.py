@@ -21,21 +21,21 @@ import pytest
 from conftest import MakeBot
 from test_acpc_seat import ACPC_BOT, acpc_bot
 
-from local_runner.acpc_seat import AcpcSocketSeat
 from local_runner.config import ScrimmageConfig
+from local_runner.engine.acpc_seat import AcpcSocketSeat
+from local_runner.engine.seat_view import Message
 from local_runner.scrimmage import BotSpec, run_scrimmage
-from local_runner.seat_view import Message
 from sdk.rules import Rules
 
 MIT_RANDOM = """
-    from local_runner.builtin_bots import make_builtin
+    from local_runner.bots.builtin import make_builtin
     from sdk.runner import parse_args, run_bot
 
     run_bot(make_builtin("random", 5), parse_args())
 """
 
 MIT_RAISE = """
-    from local_runner.builtin_bots import make_builtin
+    from local_runner.bots.builtin import make_builtin
     from sdk.runner import parse_args, run_bot
 
     run_bot(make_builtin("raise", 7), parse_args())

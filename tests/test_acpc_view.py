@@ -1,4 +1,4 @@
-"""The ACPC view (``local_runner/acpc_view.py``) against the real ACPC dealer's own lines.
+"""The ACPC view (``local_runner/engine/acpc_view.py``) against the real ACPC dealer's own lines.
 
 The oracle is the recorded real-dealer matches in ``tests/acpc/`` (heads-up limit and
 no-limit, three-player limit): the kit's engine plays each recorded match again, with the
@@ -18,12 +18,12 @@ import pytest
 from acpc_checks import Golden, load
 
 from local_runner import match as match_module
-from local_runner.acpc_view import AcpcView
-from local_runner.dealer import Deal
-from local_runner.match import Match, MatchSettings
-from local_runner.records import ActionEvent, HandRecord, StreetEvent
-from local_runner.seat_view import Message, SeatView
-from local_runner.seats import Reply, Seat
+from local_runner.engine.acpc_view import AcpcView
+from local_runner.engine.dealer import Deal
+from local_runner.engine.match import Match, MatchSettings
+from local_runner.engine.records import ActionEvent, HandRecord, StreetEvent
+from local_runner.engine.seat_view import Message, SeatView
+from local_runner.engine.seats import Reply, Seat
 from sdk.acpc import parse_log_state, position_of_seat, strip_line_ending
 from sdk.actions import Action, CallAction, CheckAction, FoldAction, RaiseAction
 from sdk.rules import Rules
@@ -225,7 +225,7 @@ def test_a_reply_is_read_against_the_latest_state_only() -> None:
 
 
 def test_a_first_line_that_is_not_the_version_is_a_fault_with_a_sentence() -> None:
-    from local_runner.acpc_seat import AcpcCodec
+    from local_runner.engine.acpc_seat import AcpcCodec
 
     codec = AcpcCodec(AcpcView(Rules.for_variant("acpc-2pl")))
     assert codec.admit(b"# a comment\r\n") is False

@@ -1,4 +1,4 @@
-"""Tests for local_runner.archive: every hostile archive is built here, in tmp_path."""
+"""Tests for local_runner.submission.archive: every hostile archive is built here, in tmp_path."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from local_runner import archive as archive_module
-from local_runner.archive import (
+from local_runner.submission.archive import (
     RATIO_MIN_BYTES,
     ArchiveLimits,
     ArchiveReport,

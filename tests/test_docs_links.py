@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from local_runner.new import create_bot
+from local_runner.submission.new import create_bot
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 

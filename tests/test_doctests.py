@@ -54,6 +54,7 @@ def test_docstring_examples_pass(name: str) -> None:
 
 def test_every_module_is_searched() -> None:
     assert "sdk.states" in MODULES and "local_runner.cli.tournament" in MODULES
-    assert "local_runner.stats" in WITH_EXAMPLES and "local_runner.cli.console" in WITH_EXAMPLES
+    assert "local_runner.results.stats" in WITH_EXAMPLES
+    assert "local_runner.cli.console" in WITH_EXAMPLES
     examples = sum(len(test.examples) for name in WITH_EXAMPLES for test in examples_in(name))
     assert examples >= 30, examples

@@ -14,10 +14,16 @@ from conftest import ROOT, MakeBot
 
 from local_runner.config import ScrimmageConfig
 from local_runner.duplicate import run_duplicate
-from local_runner.records import HandRecord
+from local_runner.engine.records import HandRecord
+from local_runner.results.standings import (
+    MatchStats,
+    Moments,
+    ci_sentence,
+    slot_deltas,
+    statistics_dict,
+)
+from local_runner.results.stats import mean_ci, summarize, summarize_duplicate
 from local_runner.scrimmage import BotSpec, run_scrimmage
-from local_runner.standings import MatchStats, Moments, ci_sentence, slot_deltas, statistics_dict
-from local_runner.stats import mean_ci, summarize, summarize_duplicate
 from sdk.rules import Rules
 
 CALLER = """

@@ -15,19 +15,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_acpc_seat import acpc_bot
 
-from local_runner.builtin_bots import make_builtin
+from local_runner.bots.builtin import make_builtin
 from local_runner.config import ScrimmageConfig
 from local_runner.duplicate import LEG_DIRECTORIES, run_duplicate
+from local_runner.engine.seating import duplicate_orders, slots_in_seats
+from local_runner.engine.seats import InProcessSeat, Seat
+from local_runner.results.stats import Moments
 from local_runner.scrimmage import BotSpec, UsageError
-from local_runner.seating import duplicate_orders, slots_in_seats
-from local_runner.seats import InProcessSeat, Seat
-from local_runner.stats import Moments
 from sdk import Bot
 from sdk.rules import Rules
 
 #: A deterministic bot process on the ACPC wire (a 3-seat table's wire).
 ACPC_CHECKCALL = """
-    from local_runner.builtin_bots import make_builtin
+    from local_runner.bots.builtin import make_builtin
     from sdk.runner import parse_args, run_bot
 
     run_bot(make_builtin("checkcall", 5), parse_args(), protocol="acpc")

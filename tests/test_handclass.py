@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
+from local_runner.engine.records import ActionEvent, HandRecord
 from local_runner.harness import play
-from local_runner.records import ActionEvent, HandRecord
 from sdk.actions import Action, BidAction, CallAction, CheckAction, FoldAction, RaiseAction
 from sdk.bot import Bot
 from sdk.handclass import ALL_COMBOS, HAND_CLASSES, class_combos, class_size, hand_class

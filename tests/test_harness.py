@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from local_runner.builtin_bots import CheckCallBot, RaiseBot, RandomBot
-from local_runner.faults import FaultKind
+from local_runner.bots.builtin import CheckCallBot, RaiseBot, RandomBot
+from local_runner.engine.faults import FaultKind
+from local_runner.engine.records import HandRecord
 from local_runner.harness import HarnessError, decide, play, spot
-from local_runner.records import HandRecord
 from sdk.actions import (
     HIDDEN_RANK,
     Action,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from local_runner.config import ConfigError, ScrimmageConfig, load_config
-from local_runner.interpreter import InterpreterError, choose_python
+from local_runner.programs.interpreter import InterpreterError, choose_python
 from local_runner.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import Rules
 

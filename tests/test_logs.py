@@ -9,11 +9,10 @@ from typing import Any
 
 import pytest
 
-from local_runner.builtin_bots import CheckCallBot, RandomBot
-from local_runner.faults import Fault, FaultKind
-from local_runner.logs import MatchLogWriter, format_fault, format_hand, hand_to_json
-from local_runner.match import Match
-from local_runner.records import (
+from local_runner.bots.builtin import CheckCallBot, RandomBot
+from local_runner.engine.faults import Fault, FaultKind
+from local_runner.engine.match import Match
+from local_runner.engine.records import (
     ActionEvent,
     FaultEvent,
     HandRecord,
@@ -21,7 +20,8 @@ from local_runner.records import (
     PlayerResult,
     StreetEvent,
 )
-from local_runner.seats import InProcessSeat
+from local_runner.engine.seats import InProcessSeat
+from local_runner.results.logs import MatchLogWriter, format_fault, format_hand, hand_to_json
 from sdk import Bot, CallAction, CheckAction, FoldAction, RaiseAction, Rules
 from sdk.actions import Action
 from sdk.states import GameState, RoundState

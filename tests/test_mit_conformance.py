@@ -25,9 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from local_runner.builtin_bots import make_builtin
-from local_runner.match import Match
-from local_runner.seats import InProcessSeat, Reply, Seat
+from local_runner.bots.builtin import make_builtin
+from local_runner.engine.match import Match
+from local_runner.engine.seats import InProcessSeat, Reply, Seat
 from sdk.bot import Bot
 from sdk.client import BotClient
 from sdk.protocol import Clause, decode_action, decode_message, encode_action, encode_message

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from local_runner.match import Match, MatchSettings
-from local_runner.seats import InProcessSeat
+from local_runner.engine.match import Match, MatchSettings
+from local_runner.engine.seats import InProcessSeat
 from sdk.actions import BidAction, CallAction, CheckAction, DiscardAction, FoldAction, RaiseAction
 from sdk.bot import Bot
 from sdk.rules import MIT_VARIANTS, Rules

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from local_runner.bot_program import BotProgram
 from local_runner.config import ScrimmageConfig
-from local_runner.metadata import parse_readme, render_readme
-from local_runner.new import NewBotError, create_bot, readme_answers, refresh_bot
+from local_runner.programs.bot_program import BotProgram
 from local_runner.scrimmage import BotSpec, run_scrimmage, speaks_acpc
+from local_runner.submission.metadata import parse_readme, render_readme
+from local_runner.submission.new import NewBotError, create_bot, readme_answers, refresh_bot
 from sdk.rules import Rules
 
 GAMES = ROOT / "tests" / "acpc_games"

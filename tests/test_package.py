@@ -13,8 +13,8 @@ import pytest
 from test_validate import make_good_bot, snapshot
 
 from local_runner.cli import main
-from local_runner.new import create_bot
-from local_runner.package import PackageError, is_excluded, package_bot
+from local_runner.submission.new import create_bot
+from local_runner.submission.package import PackageError, is_excluded, package_bot
 from local_runner.validate import Status, ValidateOptions, validate
 
 STATIC = ValidateOptions(run_match=False)

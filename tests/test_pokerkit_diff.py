@@ -41,7 +41,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from local_runner.dealer import showdown_winner
+from local_runner.engine.dealer import showdown_winner
 from sdk.actions import Action, ActionType, CallAction, CheckAction, FoldAction, RaiseAction
 from sdk.rules import RANKS, SUITS, Rules
 from sdk.states import RoundState, State, TerminalState

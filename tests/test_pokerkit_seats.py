@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from local_runner.dealer import showdown_ranks
+from local_runner.engine.dealer import showdown_ranks
 from sdk.actions import Action, CallAction, CheckAction, FoldAction, RaiseAction
 from sdk.rules import RANKS, SUITS, Rules
 from sdk.states import RoundState, State, TerminalState

@@ -1,4 +1,4 @@
-"""Tests for local_runner.process, run against real child processes (Linux only)."""
+"""Tests for local_runner.programs.process, run against real child processes (Linux only)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from local_runner.bot_program import BotDirectoryError, BotProgram
-from local_runner.process import BotProcess, BotStartError, ResourceLimits
+from local_runner.programs.bot_program import BotDirectoryError, BotProgram
+from local_runner.programs.process import BotProcess, BotStartError, ResourceLimits
 
 PY = sys.executable
 
@@ -334,9 +334,9 @@ def test_stop_kills_double_forked_children(tmp_path: Path, mode: str, parent_lin
 SUBREAPER_RUNNER = """
 import os, sys, time
 from pathlib import Path
-from local_runner.bot_program import BotProgram
-from local_runner.process import BotProcess
-from local_runner.proc_tracker import enable_child_subreaper
+from local_runner.programs.bot_program import BotProgram
+from local_runner.programs.process import BotProcess
+from local_runner.programs.proc_tracker import enable_child_subreaper
 assert enable_child_subreaper()
 bot = Path(sys.argv[1])
 proc = BotProcess(BotProgram.from_directory(bot), name="A", log_path=bot / "A.log")

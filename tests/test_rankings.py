@@ -1,4 +1,4 @@
-"""Tests for local_runner.rankings: bankroll, instant run-off and cross tables."""
+"""Tests for local_runner.results.rankings: bankroll, instant run-off and cross tables."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from local_runner.rankings import (
+from local_runner.results.rankings import (
     MatchOutcome,
     PairResult,
     RankEntry,

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from local_runner.bots.budget import Budget
+from local_runner.bots.builtin import BUILTIN_BOTS, make_builtin
 from local_runner.bots.equity import EquityBot
 from local_runner.bots.likelihood import Kind, LikelihoodModel, Situation
 from local_runner.bots.preflop import equity_vs_random, matrix
@@ -19,7 +20,6 @@ from local_runner.bots.variants import (
     showdown_stakes,
     swap_adjusted_equity,
 )
-from local_runner.builtin_bots import BUILTIN_BOTS, make_builtin
 from local_runner.harness import decide, play, spot
 from sdk.actions import BidAction, FoldAction, RaiseAction
 from sdk.handclass import HAND_CLASSES, class_index

@@ -12,6 +12,7 @@ from types import ModuleType
 import pytest
 
 from local_runner.bots.betting import bet_share, fixed_raise, is_limit, raise_options
+from local_runner.bots.builtin import make_builtin
 from local_runner.bots.equity import EquityBot
 from local_runner.bots.field import (
     JointDeals,
@@ -23,10 +24,9 @@ from local_runner.bots.field import (
 from local_runner.bots.range_bot import RangeBot, temperature
 from local_runner.bots.ranges import WeightedRange
 from local_runner.bots.strength import percentiles
-from local_runner.builtin_bots import make_builtin
+from local_runner.engine.match import Match
+from local_runner.engine.seats import InProcessSeat
 from local_runner.harness import decide, play, spot
-from local_runner.match import Match
-from local_runner.seats import InProcessSeat
 from sdk.actions import (
     Action,
     BidAction,

@@ -24,8 +24,8 @@ from test_hostile import MARK, ROOT, copy_bot, interrupt_scrimmage, leftovers
 
 from local_runner import sandbox as sandbox_module
 from local_runner.config import Limits, RunnerSettings, ScrimmageConfig
-from local_runner.records import MatchResult
-from local_runner.sandbox import Sandbox, SandboxUnavailable, sandbox_problem
+from local_runner.engine.records import MatchResult
+from local_runner.programs.sandbox import Sandbox, SandboxUnavailable, sandbox_problem
 from local_runner.scrimmage import BotSpec, UsageError, run_scrimmage
 from sdk.rules import Rules
 
@@ -278,7 +278,7 @@ def test_ctrl_c_ends_sandboxed_bots_too(when: str, tmp_path: Path) -> None:
 
 @needs_bwrap
 def test_validate_can_play_the_bot_in_the_sandbox(tmp_path: Path) -> None:
-    from local_runner.new import create_bot
+    from local_runner.submission.new import create_bot
     from local_runner.validate import ValidateOptions, validate
 
     project = create_bot(tmp_path / "boxed")
@@ -290,7 +290,7 @@ def test_validate_can_play_the_bot_in_the_sandbox(tmp_path: Path) -> None:
 
 @pytest.mark.usefixtures("no_bwrap")
 def test_validate_in_the_sandbox_without_bwrap_is_a_usage_error(tmp_path: Path) -> None:
-    from local_runner.new import create_bot
+    from local_runner.submission.new import create_bot
     from local_runner.validate import ValidateOptions, ValidateUsageError, validate
 
     project = create_bot(tmp_path / "boxed")

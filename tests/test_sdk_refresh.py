@@ -17,8 +17,8 @@ import pytest
 from conftest import ROOT
 
 import sdk
-from local_runner.new import NewBotError, create_bot, readme_answers, refresh_bot
-from local_runner.vendor import MANIFEST, check_vendored_sdk, plan_sdk_refresh
+from local_runner.submission.new import NewBotError, create_bot, readme_answers, refresh_bot
+from local_runner.submission.vendor import MANIFEST, check_vendored_sdk, plan_sdk_refresh
 
 
 def pokerbots(*args: str) -> subprocess.CompletedProcess[str]:

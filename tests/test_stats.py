@@ -1,4 +1,4 @@
-"""Tests for local_runner.stats: t quantiles, confidence intervals, match summaries."""
+"""Tests for local_runner.results.stats: t quantiles, confidence intervals, match summaries."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from local_runner.stats import (
+from local_runner.results.stats import (
     Interval,
     RunningStats,
     Summary,
@@ -260,7 +260,7 @@ def test_summary_from_streamed_stats() -> None:
 
 
 def test_every_interval_comes_from_the_one_moments_engine() -> None:
-    from local_runner.stats import Moments
+    from local_runner.results.stats import Moments
 
     deltas = [12, -40, 7, 7, 0, 33, -5]
     assert RunningStats(deltas).interval() == Moments.of(deltas).interval() == mean_ci(deltas)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from local_runner.cli import main as cli_main
-from local_runner.new import NewBotError, create_bot
+from local_runner.submission.new import NewBotError, create_bot
 
 
 @pytest.mark.parametrize("strategy", ["equity", "range"])

@@ -27,19 +27,19 @@ import pytest
 from conftest import ROOT
 
 import sdk
-from local_runner.bot_program import BotProgram
 from local_runner.cli import main as cli_main
 from local_runner.config import ScrimmageConfig
-from local_runner.metadata import Metadata, Person, parse_readme, render_readme
-from local_runner.new import (
+from local_runner.programs.bot_program import BotProgram
+from local_runner.scrimmage import BotSpec, run_scrimmage
+from local_runner.submission.metadata import Metadata, Person, parse_readme, render_readme
+from local_runner.submission.new import (
     DEFAULT_ANSWERS,
     NewBotError,
     create_bot,
     normalize_answers,
     template_directory,
 )
-from local_runner.scrimmage import BotSpec, run_scrimmage
-from local_runner.vendor import check_vendored_sdk, sdk_files, sdk_source
+from local_runner.submission.vendor import check_vendored_sdk, sdk_files, sdk_source
 from sdk.rules import Rules
 
 AWKWARD = {
@@ -461,7 +461,7 @@ def test_byte_compiled_template_files_stay_out_of_the_project(
         (folder / "__pycache__").mkdir()
         (folder / "__pycache__" / "player.cpython-311.pyc").write_bytes(b"\x00\x01")
     (inner / "startme.sh").chmod(0o644)  # an archive that lost the mode
-    monkeypatch.setattr("local_runner.new.template_directory", lambda: template)
+    monkeypatch.setattr("local_runner.submission.new.template_directory", lambda: template)
     project = create_bot(tmp_path / "bot", {})
     assert not [path for path in project.rglob("*") if path.name == "__pycache__"]
     assert (project / "startme.sh").stat().st_mode & stat.S_IXUSR

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from golden.transcripts import play
 
-from local_runner.dealer import deal_hand, showdown_winner
-from local_runner.faults import FaultKind
-from local_runner.logs import format_hand
+from local_runner.engine.dealer import deal_hand, showdown_winner
+from local_runner.engine.faults import FaultKind
+from local_runner.results.logs import format_hand
 from sdk.actions import CallAction, CheckAction, DiscardAction, FoldAction, RaiseAction
 from sdk.bot import Bot
 from sdk.client import BotClient
@@ -222,8 +222,8 @@ def test_the_client_follows_the_real_engines_2026_exchange() -> None:
 
 
 def test_a_bad_discard_index_is_an_illegal_fault_and_a_fold() -> None:
-    from local_runner.match import Match, MatchSettings
-    from local_runner.seats import InProcessSeat
+    from local_runner.engine.match import Match, MatchSettings
+    from local_runner.engine.seats import InProcessSeat
 
     seats = [InProcessSeat("bad", Discarding(index=5), TOSS),
              InProcessSeat("good", Discarding(), TOSS)]  # fmt: skip
@@ -259,7 +259,7 @@ def test_the_gamelog_uses_the_2026_wording() -> None:
 def test_the_reference_bots_keep_the_two_cards_with_the_best_equity(
     name: str, hand: tuple[str, ...], board: tuple[str, ...], expected: int
 ) -> None:
-    from local_runner.builtin_bots import make_builtin
+    from local_runner.bots.builtin import make_builtin
 
     street = len(board)
     seat = 1 if street == 2 else 0

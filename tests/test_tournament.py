@@ -19,8 +19,8 @@ from conftest import ROOT, MakeBot
 
 from local_runner.config import ScrimmageConfig
 from local_runner.executors import BotBundle, local_pool
-from local_runner.rankings import bankroll_ranking
-from local_runner.standings import Moments
+from local_runner.results.rankings import bankroll_ranking
+from local_runner.results.standings import Moments
 from local_runner.tournament import (
     MATCHES_FILE,
     PLAN_FILE,

@@ -16,12 +16,12 @@ from test_acpc_seat import acpc_bot
 from test_duplicate_three import ACPC_CHECKCALL
 
 from local_runner.config import ScrimmageConfig
+from local_runner.engine.seating import duplicate_orders
 from local_runner.executors import local_pool
-from local_runner.match_summary import MatchSummary
-from local_runner.rankings import bankroll_ranking, instant_runoff_ranking
+from local_runner.results.match_summary import MatchSummary
+from local_runner.results.rankings import bankroll_ranking, instant_runoff_ranking
+from local_runner.results.stats import Moments
 from local_runner.scrimmage import UsageError
-from local_runner.seating import duplicate_orders
-from local_runner.stats import Moments
 from local_runner.tournament import (
     MATCHES_FILE,
     PLAN_FILE,

@@ -22,11 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from local_runner.archive import ArchiveLimits
 from local_runner.cli import main
-from local_runner.faults import Fault, FaultKind
-from local_runner.metadata import Metadata, Person, render_readme
-from local_runner.records import MatchResult, PlayerResult
+from local_runner.engine.faults import Fault, FaultKind
+from local_runner.engine.records import MatchResult, PlayerResult
+from local_runner.submission.archive import ArchiveLimits
+from local_runner.submission.metadata import Metadata, Person, render_readme
+from local_runner.submission.vendor import vendor_sdk
 from local_runner.validate import (
     DYNAMIC_CHECKS,
     STATIC_CHECKS,
@@ -39,7 +40,6 @@ from local_runner.validate import (
 from local_runner.validate.checks import CheckResult, format_bytes
 from local_runner.validate.dynamic import SmokeMatch, check_memory, check_reply_times
 from local_runner.validate.processes import check_cleanup, processes_inside
-from local_runner.vendor import vendor_sdk
 from sdk.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[1]

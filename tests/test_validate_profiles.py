@@ -25,14 +25,14 @@ from test_validate import (
     zip_directory,
 )
 
-from local_runner.archive import ArchiveReport
 from local_runner.cli import build_parser
 from local_runner.cli.validate import options_from_args
 from local_runner.config import RunnerSettings, ScrimmageConfig
-from local_runner.faults import FaultKind
-from local_runner.new import create_bot
-from local_runner.package import find_junk, package_bot
+from local_runner.engine.faults import FaultKind
 from local_runner.scrimmage import BotSpec, run_scrimmage
+from local_runner.submission.archive import ArchiveReport
+from local_runner.submission.new import create_bot
+from local_runner.submission.package import find_junk, package_bot
 from local_runner.validate import Status, ValidateOptions, validate
 from local_runner.validate.competition import check_submission_format
 from local_runner.validate.dynamic import build_errors, smoke_config

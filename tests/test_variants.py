@@ -33,12 +33,12 @@ from golden.transcripts import (
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from local_runner.builtin_bots import make_builtin
-from local_runner.dealer import Deal, bounty_ranks, deal_hand, showdown_winner
-from local_runner.faults import FaultKind
-from local_runner.match import Match, MatchSettings
-from local_runner.records import ActionEvent, AuctionEvent, HandRecord, SwapEvent
-from local_runner.seats import InProcessSeat
+from local_runner.bots.builtin import make_builtin
+from local_runner.engine.dealer import Deal, bounty_ranks, deal_hand, showdown_winner
+from local_runner.engine.faults import FaultKind
+from local_runner.engine.match import Match, MatchSettings
+from local_runner.engine.records import ActionEvent, AuctionEvent, HandRecord, SwapEvent
+from local_runner.engine.seats import InProcessSeat
 from sdk.actions import HIDDEN_BID, HIDDEN_RANK, Action, BidAction, CheckAction, FoldAction
 from sdk.bot import Bot
 from sdk.protocol import Clause

@@ -16,7 +16,7 @@ from rich.console import Console
 
 from sdk.rules import MIT_VARIANTS
 
-from ..new import (
+from ..submission.new import (
     BOT_NAME_PATTERN,
     DEFAULT_ANSWERS,
     OVERWRITE_FLAG,
@@ -32,7 +32,7 @@ from ..new import (
     refresh_bot,
     target_problem,
 )
-from ..strategies import STRATEGIES
+from ..submission.strategies import STRATEGIES
 from .console import make_console, print_error, styled
 
 __all__ = ["register", "run"]

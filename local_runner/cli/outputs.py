@@ -13,8 +13,8 @@ import shutil
 from pathlib import Path
 
 from ..duplicate import HALF_DIRECTORIES, LEG_DIRECTORIES
-from ..logs import GAMELOG_FILE, HANDS_FILE, SUMMARY_FILE
-from ..plots import BANKROLL_PNG
+from ..results.logs import GAMELOG_FILE, HANDS_FILE, SUMMARY_FILE
+from ..results.plots import BANKROLL_PNG
 from ..scrimmage import UsageError
 
 __all__ = ["kit_files", "prepare_scrimmage_folder"]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rich.text import Text
 
-from ..package import PackageError, package_bot
+from ..submission.package import PackageError, package_bot
 from ..validate import ValidateUsageError
 from ..validate.checks import format_bytes
 from ..validate.profiles import detect_profile

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from ..faults import FaultKind
-from ..records import MatchResult
+from ..engine.faults import FaultKind
+from ..engine.records import MatchResult
 
 __all__ = ["describe_faults", "fault_sentence", "result_table"]
 

@@ -15,16 +15,16 @@ from rich.table import Table
 
 from sdk.rules import VARIANTS
 
-from ..builtin_bots import BUILTIN_BOTS
+from ..bots.builtin import BUILTIN_BOTS
 from ..config import ConfigError, ScrimmageConfig, load_config
 from ..duplicate import DuplicateResult, run_duplicate
-from ..explain import result_notes, start_failure_lines
-from ..faults import FaultKind
-from ..interpreter import choose_python
-from ..records import HandRecord, MatchResult
+from ..engine.faults import FaultKind
+from ..engine.records import HandRecord, MatchResult
+from ..engine.seating import duplicate_orders
+from ..programs.interpreter import choose_python
+from ..results.explain import result_notes, start_failure_lines
+from ..results.stats import Summary, ci_sentence, table_verdict
 from ..scrimmage import BotSpec, UsageError, run_scrimmage
-from ..seating import duplicate_orders
-from ..stats import Summary, ci_sentence, table_verdict
 from .arguments import non_negative_int, positive_int
 from .console import make_console, print_error, print_warning
 from .outputs import prepare_scrimmage_folder
@@ -190,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _plot(out_dir: Path, console: Console, error_console: Console) -> None:
-    from ..plots import PlotUnavailable, plot_match_bankroll
+    from ..results.plots import PlotUnavailable, plot_match_bankroll
 
     try:
         path = plot_match_bankroll(out_dir)

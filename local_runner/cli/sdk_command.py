@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..vendor import SdkRefreshError, plan_sdk_refresh, refresh_sdk
+from ..submission.vendor import SdkRefreshError, plan_sdk_refresh, refresh_sdk
 from .console import make_console, print_error
 
 __all__ = ["register", "run"]

@@ -25,9 +25,9 @@ from rich.text import Text
 
 from ..config import ConfigError, ScrimmageConfig, load_config
 from ..executors import ExecutorError, open_executor
+from ..results.standings import MatchSummary, Standings
+from ..results.stats import Summary
 from ..scrimmage import UsageError
-from ..standings import MatchSummary, Standings
-from ..stats import Summary
 from ..tournament import (
     RESULTS_FILE,
     TournamentError,
@@ -359,7 +359,12 @@ def _report(console: Console, result: TournamentResult, out_dir: Path) -> None:
 def _plot(
     result: TournamentResult, out_dir: Path, console: Console, error_console: Console
 ) -> None:
-    from ..plots import CROSS_TABLE_PNG, PlotUnavailable, plot_cross_table, plot_match_bankroll
+    from ..results.plots import (
+        CROSS_TABLE_PNG,
+        PlotUnavailable,
+        plot_cross_table,
+        plot_match_bankroll,
+    )
 
     try:
         charts = ""

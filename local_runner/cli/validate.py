@@ -11,7 +11,7 @@ from rich.text import Text
 
 from sdk.rules import VARIANTS
 
-from ..metadata import PROFILES
+from ..submission.metadata import PROFILES
 from ..validate import (
     CheckResult,
     Status,

@@ -24,10 +24,10 @@ from typing import Any
 
 from sdk.rules import VARIANTS, Rules
 
-from ..bot_program import BotProgram
 from ..config import ConfigError, read_game_file
+from ..programs.bot_program import BotProgram
+from ..results.standings import MatchStats
 from ..scrimmage import BotSpec, UsageError, run_scrimmage
-from ..standings import MatchStats
 from .checks import CheckResult
 from .dynamic import (
     BOT_NAME,

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from sdk.rules import VARIANTS
 
-from ..bot_program import BotDirectoryError, BotProgram
-from ..metadata import Metadata
-from ..vendor import check_vendored_sdk as compare_vendored_sdk
+from ..programs.bot_program import BotDirectoryError, BotProgram
+from ..submission.metadata import Metadata
+from ..submission.vendor import check_vendored_sdk as compare_vendored_sdk
 
 __all__ = [
     "BotFiles",
@@ -392,7 +392,8 @@ def check_vendored_sdk(files: BotFiles) -> CheckResult:
     directory = files.root / "sdk"
     found = compare_vendored_sdk(directory)
     refresh = ("Keep your code outside sdk/; to restore it, copy a fresh one with "
-               "local_runner.vendor.vendor_sdk or re-create the bot with `pokerbots new`.")
+               "local_runner.submission.vendor.vendor_sdk (`pokerbots sdk refresh`) or "
+               "re-create the bot with `pokerbots new`.")
     if not found.present:
         uses = any(_IMPORTS_SDK.search(path.read_bytes())
                    for path in files.python_files(include_sdk=False))

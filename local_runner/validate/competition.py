@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..archive import ArchiveReport
-from ..metadata import Metadata, MetadataError, Person, parse_readme
-from ..new import DEFAULT_ANSWERS
+from ..submission.archive import ArchiveReport
+from ..submission.metadata import Metadata, MetadataError, Person, parse_readme
+from ..submission.new import DEFAULT_ANSWERS
 from .checks import BotFiles, CheckResult, format_bytes
 from .profiles import mit_season
 

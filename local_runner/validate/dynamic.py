@@ -20,11 +20,11 @@ from typing import Any
 from sdk.client import WARNING_PREFIX
 from sdk.rules import Rules
 
-from ..bot_program import BotDirectoryError, BotProgram
 from ..config import Limits, RunnerSettings, ScrimmageConfig
-from ..explain import log_tail
-from ..faults import FaultKind
-from ..records import MatchResult, PlayerResult
+from ..engine.faults import FaultKind
+from ..engine.records import MatchResult, PlayerResult
+from ..programs.bot_program import BotDirectoryError, BotProgram
+from ..results.explain import log_tail
 from ..scrimmage import BotSpec, UsageError, run_scrimmage
 from .checks import CheckResult, format_bytes
 from .options import ValidateOptions

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from sdk.rules import VARIANTS
 
-from ..archive import ArchiveLimits
 from ..config import Limits, RunnerSettings
-from ..metadata import PROFILES
+from ..submission.archive import ArchiveLimits
+from ..submission.metadata import PROFILES
 
 __all__ = ["ACPC_VALIDATION_HANDS", "SMOKE_HANDS", "ValidateOptions"]
 

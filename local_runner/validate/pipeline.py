@@ -13,10 +13,10 @@ from typing import Any
 
 from sdk.rules import VARIANTS
 
-from ..archive import archive_kind
 from ..config import ConfigError
-from ..metadata import Metadata
-from ..sandbox import sandbox_problem
+from ..programs.sandbox import sandbox_problem
+from ..submission.archive import archive_kind
+from ..submission.metadata import Metadata
 from .acpc_matches import ACPC_CHECKS, AcpcGame, acpc_game, is_acpc_game, run_acpc_checks
 from .checks import (
     BotFiles,

@@ -21,7 +21,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..proc_tracker import describe_process
+from ..programs.proc_tracker import describe_process
 from .checks import CheckResult
 
 __all__ = ["check_cleanup", "end_processes", "processes_inside"]

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from sdk.rules import MIT_VARIANTS, Rules
 
-from ..metadata import PROFILES, declared_profile, metadata_path
+from ..submission.metadata import PROFILES, declared_profile, metadata_path
 
 if TYPE_CHECKING:
     from .acpc_matches import AcpcGame

@@ -1,6 +1,6 @@
 """Put a submission into a private directory, refusing it first if it is unsafe.
 
-An archive is inspected by :mod:`local_runner.archive` and extracted only if
+An archive is inspected by :mod:`local_runner.submission.archive` and extracted only if
 nothing is wrong with it; a directory is inspected the same way and copied,
 without what ``pokerbots package`` leaves out (junk, caches, logs, build
 output such as a CMake ``build/`` made for another path), so a folder is
@@ -18,7 +18,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..archive import (
+from ..submission.archive import (
     ArchiveLimits,
     ArchiveReport,
     Problem,
@@ -28,8 +28,8 @@ from ..archive import (
     inspect_archive,
     inspect_directory,
 )
-from ..package import find_junk, is_excluded, is_kit_sdk_link
-from ..vendor import sdk_source, vendor_sdk
+from ..submission.package import find_junk, is_excluded, is_kit_sdk_link
+from ..submission.vendor import sdk_source, vendor_sdk
 from .checks import CheckResult, format_bytes
 
 __all__ = ["StagedPackage", "safety_checks", "size_check", "stage"]

@@ -35,7 +35,7 @@ from sdk.acpc import (
 from sdk.actions import BidAction
 from sdk.pots import exact_pot_deltas
 
-from ..dealer import showdown_ranks
+from ..engine.dealer import showdown_ranks
 from .phh import position_seats
 from .runlog import Run, RunError
 from .timeline import Walk, walk

@@ -31,7 +31,7 @@ from sdk.client import BotClient
 from sdk.rules import Rules
 from sdk.states import GameState, RoundState, TerminalState
 
-from ..seats import InProcessSeat, Reply
+from ..engine.seats import InProcessSeat, Reply
 from .timeline import describe_action, street_name
 
 __all__ = ["HumanBot", "HumanSeat", "human_seat_factory", "parse_answer"]

@@ -34,7 +34,7 @@ from sdk.actions import (
 from sdk.rules import Rules
 from sdk.states import RoundState, TerminalState
 
-from ..dealer import showdown_ranks, showdown_winner
+from ..engine.dealer import showdown_ranks, showdown_winner
 from .runlog import Cards, FaultRecord, Hand, RunError, SwapRecord
 
 __all__ = ["STREET_NAMES", "TOSS_STREET_NAMES", "Step", "Walk", "describe_action", "place_faults",

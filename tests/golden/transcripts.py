@@ -21,9 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from local_runner.match import Match, MatchSettings
-from local_runner.records import HandRecord, MatchResult
-from local_runner.seats import InProcessSeat
+from local_runner.engine.match import Match, MatchSettings
+from local_runner.engine.records import HandRecord, MatchResult
+from local_runner.engine.seats import InProcessSeat
 from sdk.actions import (
     Action,
     BidAction,

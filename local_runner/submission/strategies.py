@@ -16,7 +16,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from . import bots
+from .. import bots
 
 __all__ = ["STRATEGIES", "install_strategy", "strategy_problem"]
 

@@ -3,11 +3,11 @@
 :func:`create_bot` validates the answers (all of them, before anything is written),
 renders the template ``templates/bot`` with the real ``cookiecutter`` package into a
 temporary directory, vendors the installed kit's SDK into its ``sdk/`` with
-:func:`local_runner.vendor.vendor_sdk`, and only then copies the finished project to
+:func:`local_runner.submission.vendor.vendor_sdk`, and only then copies the finished project to
 its place::
 
     from pathlib import Path
-    from local_runner.new import create_bot
+    from local_runner.submission.new import create_bot
 
     create_bot(Path("my-bot"), {"team_name": "The Folding Chairs", "variant": "auction"})
 
@@ -19,7 +19,7 @@ the leader alone), and ``references`` puts one reference per line.
 
 User text never reaches Jinja as a template: cookiecutter renders every public context
 value, so the answers travel only inside the README text, which is computed here with
-:func:`local_runner.metadata.render_readme` and handed over as the private (never
+:func:`local_runner.submission.metadata.render_readme` and handed over as the private (never
 rendered) value ``_readme``.  The public values, ``bot_name`` and ``variant``, are
 validated to a small alphabet first.  A value like ``{{ 7*7 }}`` therefore ends up in
 README.txt literally, and no answer is ever executed.
@@ -189,7 +189,7 @@ def template_directory() -> Path:
     installed wheel keeps it), then in the kit's checkout (``templates/bot`` next to
     ``local_runner/``).
     """
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]  # local_runner/
     for candidate in (package / "templates" / "bot", package.parent / "templates" / "bot"):
         if (candidate / "cookiecutter.json").is_file():
             return candidate
@@ -610,7 +610,7 @@ def create_bot(
     was; an operating system error while writing (a full disk) raises ``OSError`` after
     removing what this call created.  With the ``acpc`` profile the metadata file is named
     ``README`` (the ACPC server's check looks for that name) instead of ``README.txt``.
-    ``strategy`` (one of :data:`local_runner.strategies.STRATEGIES`) picks the rung of
+    ``strategy`` (one of :data:`local_runner.submission.strategies.STRATEGIES`) picks the rung of
     the reference ladder the bot starts from.  ``game``, an ACPC game definition file (as
     the ACPC dealer and its ``example_player`` take), makes an ACPC bot that plays that
     game: the file is copied into the bot, ``startme.sh`` passes it with ``--game``, README

@@ -1,10 +1,10 @@
 """A seat for a bot that speaks the ACPC wire (``MATCHSTATE``), as the ACPC dealer hosts it.
 
-The seat's view (:class:`~local_runner.acpc_view.AcpcView`) makes the dealer's lines from the
+The seat's view (:class:`~local_runner.engine.acpc_view.AcpcView`) makes the dealer's lines from the
 engine's events: a state at the start of each hand and after every action, whoever acted;
 only the seat to act owes an answer, and the final state of a hand asks for nothing (no
 end-of-hand acknowledgement), so any number of seats can play.  This module is the wire's
-transport side, a :class:`~local_runner.socket_seat.LineCodec` for the socket seat:
+transport side, a :class:`~local_runner.engine.socket_seat.LineCodec` for the socket seat:
 
 * the bot's first line must be the protocol version (``VERSION:2.0.0``); a first line that is
   not, or names a version the kit does not speak, makes its first reply a ``misformatted``

@@ -19,7 +19,8 @@ bot created is gone.  The bot's processes are recognised through ``/proc``:
 
 What the recognition cannot see: a process that, within one watcher interval (0.25 s), leaves
 the session, clears its environment and loses every recognised ancestor.  A sandboxed bot
-(:mod:`local_runner.sandbox`) runs in a process namespace of its own and cannot do even that.
+(:mod:`local_runner.programs.sandbox`) runs in a process namespace of its own and cannot do
+even that.
 
 Output is kept up to the log limit; past it, it is counted and dropped without being copied
 (``splice`` to ``/dev/null`` where the kernel allows), so a bot that writes gigabytes costs the

@@ -4,8 +4,8 @@ For every hand the dealer fixes the cards from (seed, hand number); the engine
 then steps the SDK's :class:`~sdk.states.RoundState` (the same state machine a
 bot's client steps), asks the seat to act for each decision, and settles the
 hand with the SDK's payoff rules.  The engine knows no wire: it keeps the
-hand's events in its :class:`~local_runner.records.HandRecord`, and each seat's
-view (:mod:`local_runner.seat_view`: MIT clauses or ACPC lines) turns them into
+hand's events in its :class:`~local_runner.engine.records.HandRecord`, and each seat's
+view (:mod:`local_runner.engine.seat_view`: MIT clauses or ACPC lines) turns them into
 that seat's messages when the seat must act and when the hand ends.
 
 A seat never has more than one unanswered message: the MIT skeletons read and

@@ -1,4 +1,5 @@
-"""The relay that connects a sandboxed bot to the runner (started by :mod:`local_runner.sandbox`).
+"""The relay that connects a sandboxed bot to the runner (started by
+:mod:`local_runner.programs.sandbox`).
 
 A bot in the sandbox has its own network namespace: only its own loopback, so the runner's TCP
 port is out of reach.  This script runs inside that namespace, before the bot::
@@ -37,7 +38,7 @@ _CLOSED = select.POLLRDHUP | select.POLLHUP | select.POLLERR | select.POLLNVAL
 def describe(code: int) -> str:
     """A Popen-style status in words, as the runner writes it: "exit code 3", "signal 9 (...)".
 
-    The same wording as ``local_runner.process.describe_status``; the relay runs isolated
+    The same wording as ``local_runner.programs.process.describe_status``; the relay runs isolated
     (``python -I -S`` inside the sandbox) and cannot import the kit.
     """
     if code >= 0:

@@ -28,7 +28,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .config import ConfigError
+from ..config import ConfigError
 
 __all__ = ["AUTO", "KIT", "PATH", "BotPython", "InterpreterError", "choose_python"]
 

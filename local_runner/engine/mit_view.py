@@ -17,7 +17,7 @@ here, once, as the MIT engines of each year decide it:
   the seat's delta, and in Bounty Hold'em ``Y``, the bounty hits with a loser's masked.
 
 The view reads the hand's record from where it stopped the last time it was asked, so the
-engine does no work per action for it (see :mod:`local_runner.seat_view`).
+engine does no work per action for it (see :mod:`local_runner.engine.seat_view`).
 """
 
 from __future__ import annotations

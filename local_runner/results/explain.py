@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .interpreter import BotPython
-from .records import MatchResult
+from ..engine.records import MatchResult
+from ..programs.interpreter import BotPython
 
 __all__ = ["CLOCK_WARNING_SHARE", "log_tail", "result_notes", "start_failure_lines"]
 

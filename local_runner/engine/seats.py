@@ -11,7 +11,7 @@ so the engine passes them on without knowing a wire.
 
 * :class:`InProcessSeat` drives a :class:`sdk.Bot` object in this process
   through the SDK's own client (no sockets): for simulation and tests.
-* :class:`local_runner.socket_seat.SocketSeat` talks to a bot process over TCP.
+* :class:`local_runner.engine.socket_seat.SocketSeat` talks to a bot process over TCP.
 """
 
 from __future__ import annotations

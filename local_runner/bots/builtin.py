@@ -140,13 +140,13 @@ class ChumpBot(Bot):
 
 
 def _equity(seed: int) -> Bot:
-    from .bots.equity import EquityBot  # eval7 and the tables load only when asked for
+    from .equity import EquityBot  # eval7 and the tables load only when asked for
 
     return EquityBot(seed)
 
 
 def _range(seed: int) -> Bot:
-    from .bots.range_bot import RangeBot
+    from .range_bot import RangeBot
 
     return RangeBot(seed)
 

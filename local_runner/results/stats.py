@@ -7,7 +7,7 @@ excludes zero.  Everything is standard library only.
 Every interval the kit reports comes from one engine, :class:`Moments`: exact sums
 (count, sum, sum of squares) of the samples, in integers for chip deltas, so partial
 results merge in any order with the same outcome and only the last division rounds.
-The Student t quantile is :func:`local_runner.tdist.t_quantile`.
+The Student t quantile is :func:`local_runner.results.tdist.t_quantile`.
 
     >>> s = summarize([10, -5, 20, 15, -10], big_blind=2)
     >>> s.total_chips, s.hands, s.chips_per_hand.mean

@@ -7,14 +7,14 @@ sample is one hand, or, in a duplicate match, one deal played in every leg (a ha
 *pair* heads-up, six hands three-handed), whose hands share cards and so are not
 independent.
 
-Samples are kept as exact integer moments (:class:`~local_runner.stats.Moments`, the
+Samples are kept as exact integer moments (:class:`~local_runner.results.stats.Moments`, the
 one moments engine), so memory is flat, partial results merge in any order with the
 same outcome, and a tournament's table does not depend on which match finished first.
 
 This module computes the standings; the pieces it builds on have their own modules
-and are importable from here as well: :mod:`local_runner.stats` (``Moments``,
-``ci_sentence``, ``statistics_dict``, ``summary_dict``), :mod:`local_runner.match_stats`
-(``MatchStats``, ``slot_deltas``) and :mod:`local_runner.match_summary`
+and are importable from here as well: :mod:`local_runner.results.stats` (``Moments``,
+``ci_sentence``, ``statistics_dict``, ``summary_dict``), :mod:`local_runner.results.match_stats`
+(``MatchStats``, ``slot_deltas``) and :mod:`local_runner.results.match_summary`
 (``MatchSummary``).
 
     >>> m = Moments.of([10, -5, 20, 15, -10])
@@ -29,10 +29,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..engine.seating import duplicate_orders
 from .match_stats import MatchStats, slot_deltas
 from .match_summary import MatchSummary
 from .rankings import RankEntry, bankroll_ranking, instant_runoff_ranking
-from .seating import duplicate_orders
 from .stats import Moments, Summary, ci_sentence, statistics_dict, summary_dict
 
 __all__ = [

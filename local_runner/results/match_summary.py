@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.seating import duplicate_orders
 from .rankings import MatchOutcome
-from .seating import duplicate_orders
 from .stats import Moments
 
 __all__ = ["MatchSummary"]

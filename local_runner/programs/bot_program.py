@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .metadata import declared_profile
+from ..submission.metadata import declared_profile
 
 __all__ = ["BotDirectoryError", "BotProgram"]
 

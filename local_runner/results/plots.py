@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .duplicate import HALF_DIRECTORIES, LEG_DIRECTORIES
-from .install import install_command
+from ..duplicate import HALF_DIRECTORIES, LEG_DIRECTORIES
+from ..install import install_command
 from .logs import HANDS_FILE
 from .standings import Standings
 

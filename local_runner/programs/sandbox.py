@@ -12,9 +12,9 @@ What a sandboxed bot sees:
   capabilities.
 
 The runner listens on a Unix socket in a private directory bound into the sandbox, and the
-relay (:mod:`local_runner.relay`), started inside the sandbox's network namespace, listens on
-127.0.0.1:PORT there.  The bot connects to ``localhost:PORT`` as it always does; the relay
-accepts, and passes the accepted socket to the runner over the Unix socket
+relay (:mod:`local_runner.programs.relay`), started inside the sandbox's network namespace,
+listens on 127.0.0.1:PORT there.  The bot connects to ``localhost:PORT`` as it always does;
+the relay accepts, and passes the accepted socket to the runner over the Unix socket
 (:meth:`Sandbox.take_connection`), so that runner and bot then talk directly.
 
 :func:`sandbox_problem` says whether this works on the machine, with the fix when it does
@@ -51,7 +51,7 @@ _TMPFS_BYTES = 256 * 2**20  # the size of the sandbox's own /tmp and /var/tmp
 _HIDDEN_BYTES = 2**20  # the size of the empty directories that hide things
 _INSIDE = "/tmp/.pokerbots-runner"  # where the private directory appears in the sandbox
 _RELAY = Path(__file__).with_name("relay.py")
-_KIT_ROOT = Path(__file__).resolve().parents[1]
+_KIT_ROOT = Path(__file__).resolve().parents[2]
 
 
 class SandboxUnavailable(RuntimeError):

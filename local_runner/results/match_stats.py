@@ -2,15 +2,15 @@
 
 The engine records each hand in seat order (seat 0 = the button); people and tables
 think in match order (the first bot named first).  :func:`slot_deltas` turns one into
-the other by :mod:`local_runner.seating`'s rule, and :class:`MatchStats` keeps each
-player's exact moments (:class:`~local_runner.stats.Moments`) over the hands, in flat
+the other by :mod:`local_runner.engine.seating`'s rule, and :class:`MatchStats` keeps each
+player's exact moments (:class:`~local_runner.results.stats.Moments`) over the hands, in flat
 memory.
 """
 
 from __future__ import annotations
 
-from .records import HandRecord
-from .seating import seat_of
+from ..engine.records import HandRecord
+from ..engine.seating import seat_of
 from .stats import Moments, Summary
 
 __all__ = ["MatchStats", "slot_deltas"]
@@ -18,7 +18,7 @@ __all__ = ["MatchStats", "slot_deltas"]
 
 def slot_deltas(record: HandRecord) -> tuple[int, ...]:
     """A hand's chip deltas in match order (the first player's first); the record itself is
-    in seat order, and who sits where is :mod:`local_runner.seating`'s rule."""
+    in seat order, and who sits where is :mod:`local_runner.engine.seating`'s rule."""
     seats = len(record.deltas)
     return tuple(record.deltas[seat_of(slot, record.number, seats)] for slot in range(seats))
 

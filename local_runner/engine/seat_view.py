@@ -1,16 +1,16 @@
 """What a seat view is: the one seam between the wire-neutral engine and a wire protocol.
 
-The engine (:mod:`local_runner.match`) knows no wire.  It plays a hand on the SDK's state
-machine and keeps the hand's events in its :class:`~local_runner.records.HandRecord`: the
+The engine (:mod:`local_runner.engine.match`) knows no wire.  It plays a hand on the SDK's state
+machine and keeps the hand's events in its :class:`~local_runner.engine.records.HandRecord`: the
 opening (every seat's hole cards and bounty), the event list (each action with the state it
 was played in, each street dealt, each swap, the auction's result) and the close (the
 showdown's hands, the deltas, the bounty hits).  Each seat has a view, chosen by its seat
-(:meth:`local_runner.seats.Seat.make_view`), that reads those events and writes what its
+(:meth:`local_runner.engine.seats.Seat.make_view`), that reads those events and writes what its
 protocol sends:
 
-* :class:`local_runner.mit_view.MitView`: MIT clauses, the history since the seat's last
+* :class:`local_runner.engine.mit_view.MitView`: MIT clauses, the history since the seat's last
   message, sent when the seat must act or when the hand ends (answered with ``K``);
-* :class:`local_runner.acpc_view.AcpcView`: one ``MATCHSTATE`` line for the start of the
+* :class:`local_runner.engine.acpc_view.AcpcView`: one ``MATCHSTATE`` line for the start of the
   hand and after every action, the final state with no answer expected.
 
 A view reads the record lazily, from where it stopped the last time it was asked, so the
@@ -30,7 +30,7 @@ __all__ = ["Message", "SeatView"]
 
 Message = Sequence[Any]
 """What a view made for its seat: MIT clauses, or ACPC lines.  Only the seat that made the
-view reads it (:meth:`Seat.send <local_runner.seats.Seat.send>`), so the engine passes it on
+view reads it (:meth:`Seat.send <local_runner.engine.seats.Seat.send>`), so the engine passes it on
 without looking inside."""
 
 

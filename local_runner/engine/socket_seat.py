@@ -17,7 +17,7 @@ a crash if the bot's process has ended and as a disconnect otherwise, even when
 it is noticed while the bot was not being asked anything.
 
 What the lines say is the business of a :class:`LineCodec` given to the seat: the MIT wire's
-(:class:`MitCodec`, the default) or another protocol's (:mod:`local_runner.acpc_seat`).  The
+(:class:`MitCodec`, the default) or another protocol's (:mod:`local_runner.engine.acpc_seat`).  The
 codec encodes the messages of the seat's view, decodes a reply, and may set lines aside that
 are not replies (a protocol's comments and handshake); the seat itself only moves lines.
 """

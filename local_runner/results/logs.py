@@ -40,9 +40,16 @@ from sdk.protocol import encode_action
 from sdk.rules import Rules
 from sdk.states import RoundState
 
-from .faults import Fault, FaultKind
-from .records import ActionEvent, AuctionEvent, HandRecord, MatchResult, StreetEvent, SwapEvent
-from .seating import slots_in_seats
+from ..engine.faults import Fault, FaultKind
+from ..engine.records import (
+    ActionEvent,
+    AuctionEvent,
+    HandRecord,
+    MatchResult,
+    StreetEvent,
+    SwapEvent,
+)
+from ..engine.seating import slots_in_seats
 
 __all__ = [
     "GAMELOG_FILE",
