@@ -511,8 +511,9 @@ class RangeBot(Bot):
 def limit_spend(spend: Spend) -> Spend:
     """The work of a limit-game decision: :data:`LIMIT_SAMPLE_SHARE` of the samples.
 
-    A limit hand asks about twice as many decisions (raise wars up to the cap, each a
-    range update and two equity estimates) for a small bet each, so each gets less.
+    A limit hand asks more decisions (7.4 a hand against ``builtin:raise``, 4.7 in
+    no-limit: raise wars up to the cap, each a range update and two equity estimates) for
+    a small bet each, so each gets less.
     """
     return Spend(max(30, int(spend.samples * LIMIT_SAMPLE_SHARE)), spend.frugal)
 
