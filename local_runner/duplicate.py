@@ -33,10 +33,11 @@ from .config import ScrimmageConfig
 from .engine.faults import FaultKind
 from .engine.records import HandRecord, MatchResult, PlayerResult
 from .engine.seating import duplicate_orders
+from .programs.spec import BotSpec, UsageError, unique_names
 from .results.logs import SUMMARY_FILE
 from .results.match_stats import slot_deltas
 from .results.stats import Moments, Summary, statistics_dict
-from .scrimmage import BotSpec, UsageError, run_scrimmage, unique_names
+from .scrimmage import run_scrimmage
 
 __all__ = [
     "HALF_DIRECTORIES",

@@ -26,7 +26,7 @@ from typing import Any
 
 from sdk.rules import ENVIRONMENT_VARIABLE, Rules
 
-from .bots.builtin import BUILTIN_BOTS, make_builtin
+from .bots.builtin import make_builtin
 from .config import ScrimmageConfig
 from .engine.acpc_seat import AcpcSocketSeat
 from .engine.faults import FaultKind
@@ -35,47 +35,15 @@ from .engine.records import HandRecord, MatchResult
 from .engine.seat_view import Message
 from .engine.seats import InProcessSeat, Reply, Seat
 from .engine.socket_seat import SocketSeat, accept_bot
-from .programs.bot_program import BotDirectoryError, BotProgram
+from .programs.bot_program import BotProgram
 from .programs.interpreter import BotPython, choose_python
 from .programs.process import BotProcess, BotStartError, ResourceLimits
 from .programs.sandbox import Sandbox, sandbox_problem
+from .programs.spec import BotSpec, UsageError, unique_names
 from .results.logs import MatchLogWriter
 from .results.standings import MatchStats
 
 __all__ = ["BotSpec", "UsageError", "run_scrimmage", "unique_names"]
-
-
-class UsageError(ValueError):
-    """A scrimmage that cannot start (a missing bot, a bad name); the message says why."""
-
-
-@dataclass(frozen=True, slots=True)
-class BotSpec:
-    """A bot to play: a directory with ``commands.json`` or ``startme.sh``, or ``builtin:NAME``."""
-
-    name: str
-    builtin: str | None = None
-    program: BotProgram | None = None
-    seat: Callable[[str, Rules], Seat] | None = None
-    """Makes the seat itself (a person at the keyboard: ``pokerbots play``)."""
-
-    @staticmethod
-    def parse(text: str) -> BotSpec:
-        """Read a command-line bot: ``builtin:random`` or a path to a bot directory."""
-        if text.startswith("builtin:"):
-            name = text.removeprefix("builtin:")
-            if name not in BUILTIN_BOTS:
-                raise UsageError(
-                    f"There is no built-in bot {text!r}; choose one of: "
-                    f"{', '.join('builtin:' + n for n in BUILTIN_BOTS)}."
-                )
-            return BotSpec(name=name, builtin=name)
-        path = Path(text)
-        try:
-            program = BotProgram.from_directory(path)
-        except BotDirectoryError as error:
-            raise UsageError(str(error)) from None
-        return BotSpec(name=program.directory.name or "bot", program=program)
 
 
 class _AbsentSeat(Seat):
@@ -106,16 +74,6 @@ class _AbsentSeat(Seat):
 
     def quit(self) -> None:
         """Nothing to tell."""
-
-
-def unique_names(specs: Sequence[BotSpec]) -> list[str]:
-    """The bots' names; a name given to several bots gets its position appended
-    (``skeleton-1``, ``skeleton-2``), so logs and tables tell them apart."""
-    names = [spec.name for spec in specs]
-    return [
-        f"{name}-{index + 1}" if names.count(name) > 1 else name
-        for index, name in enumerate(names)
-    ]
 
 
 def run_scrimmage(

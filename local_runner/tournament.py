@@ -40,11 +40,12 @@ from .engine.records import PlayerResult
 from .engine.seating import duplicate_orders
 from .executors import BotBundle, interrupt_requested, job_running
 from .programs.bot_program import BotProgram
+from .programs.spec import BotSpec, UsageError, unique_names
 from .results.match_stats import MatchStats
 from .results.match_summary import MatchSummary
 from .results.standings import Standings, compute_standings
 from .results.stats import Moments
-from .scrimmage import BotSpec, UsageError, run_scrimmage, unique_names
+from .scrimmage import run_scrimmage
 
 __all__ = [
     "MATCHES_FILE",

@@ -44,3 +44,11 @@ def test_old_from_imports_work_in_a_fresh_interpreter() -> None:
 def test_an_unknown_module_is_still_an_import_error() -> None:
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("local_runner.no_such_module")
+
+
+def test_the_bot_spec_lives_with_the_bot_programs_and_is_still_found_in_scrimmage() -> None:
+    from local_runner import scrimmage
+    from local_runner.programs import spec
+
+    assert scrimmage.BotSpec is spec.BotSpec and scrimmage.UsageError is spec.UsageError
+    assert spec.BotSpec.parse("builtin:random").builtin == "random"

@@ -13,9 +13,9 @@ import shutil
 from pathlib import Path
 
 from ..duplicate import HALF_DIRECTORIES, LEG_DIRECTORIES
+from ..programs.spec import UsageError
 from ..results.logs import GAMELOG_FILE, HANDS_FILE, SUMMARY_FILE
 from ..results.plots import BANKROLL_PNG
-from ..scrimmage import UsageError
 
 __all__ = ["kit_files", "prepare_scrimmage_folder"]
 

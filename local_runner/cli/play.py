@@ -12,7 +12,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..config import ConfigError, load_config
-from ..scrimmage import BotSpec, UsageError, run_scrimmage
+from ..programs.spec import BotSpec, UsageError
+from ..scrimmage import run_scrimmage
 from ..view.human import human_seat_factory
 from .arguments import non_negative_int, positive_int
 

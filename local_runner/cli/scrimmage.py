@@ -22,9 +22,10 @@ from ..engine.faults import FaultKind
 from ..engine.records import HandRecord, MatchResult
 from ..engine.seating import duplicate_orders
 from ..programs.interpreter import choose_python
+from ..programs.spec import BotSpec, UsageError
 from ..results.explain import result_notes, start_failure_lines
 from ..results.stats import Summary, ci_sentence, table_verdict
-from ..scrimmage import BotSpec, UsageError, run_scrimmage
+from ..scrimmage import run_scrimmage
 from .arguments import non_negative_int, positive_int
 from .console import make_console, print_error, print_warning
 from .outputs import prepare_scrimmage_folder

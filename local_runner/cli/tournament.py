@@ -25,9 +25,9 @@ from rich.text import Text
 
 from ..config import ConfigError, ScrimmageConfig, load_config
 from ..executors import ExecutorError, open_executor
+from ..programs.spec import UsageError
 from ..results.standings import MatchSummary, Standings
 from ..results.stats import Summary
-from ..scrimmage import UsageError
 from ..tournament import (
     RESULTS_FILE,
     TournamentError,

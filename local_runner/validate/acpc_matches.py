@@ -26,8 +26,9 @@ from sdk.rules import VARIANTS, Rules
 
 from ..config import ConfigError, read_game_file
 from ..programs.bot_program import BotProgram
+from ..programs.spec import BotSpec, UsageError
 from ..results.standings import MatchStats
-from ..scrimmage import BotSpec, UsageError, run_scrimmage
+from ..scrimmage import run_scrimmage
 from .checks import CheckResult
 from .dynamic import (
     BOT_NAME,

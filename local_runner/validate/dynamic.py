@@ -24,8 +24,9 @@ from ..config import Limits, RunnerSettings, ScrimmageConfig
 from ..engine.faults import FaultKind
 from ..engine.records import MatchResult, PlayerResult
 from ..programs.bot_program import BotDirectoryError, BotProgram
+from ..programs.spec import BotSpec, UsageError
 from ..results.explain import log_tail
-from ..scrimmage import BotSpec, UsageError, run_scrimmage
+from ..scrimmage import run_scrimmage
 from .checks import CheckResult, format_bytes
 from .options import ValidateOptions
 from .processes import check_cleanup
