@@ -79,15 +79,14 @@ class MitView:
         self._board: tuple[str, ...] = ()  # the board now (the auction's B)
         self._updates_due = False  # a swap street was dealt: U follows its swaps
 
-    # The two entry points repeat the plain game's loop (actions and boards) rather than call
-    # a helper, and the message is the history list itself, its first slot kept for the
-    # clock: they run for every message of every in-process match, where one more call per
-    # message costs about 1% (measured with callgrind, docs/performance.md).
+    # The message is the history list itself, its first slot kept for the clock: this runs
+    # for every message of every in-process match (docs/performance.md).
 
     def question(
-        self, record: HandRecord, seat: int, state: RoundState, clock: float
+        self, record: HandRecord, seat: int, state: RoundState | None, clock: float
     ) -> list[Clause]:
-        """The clock and the history since the seat's last message: it must act."""
+        """The clock and the history since the seat's last message: it must act.
+        (``state`` is the state it acts in; the history alone makes the message.)"""
         if record is not self._record:
             self._open(record, seat)
         events = record.events
@@ -109,23 +108,7 @@ class MitView:
 
     def hand_end(self, record: HandRecord, seat: int, clock: float) -> tuple[list[Clause], bool]:
         """The clock, the rest of the hand and its result; answered with ``K``."""
-        if record is not self._record:
-            self._open(record, seat)
-        events = record.events
-        history = self._history
-        if self._plain:
-            end = len(events)
-            if self._cursor < end:
-                for event in events[self._cursor : end]:
-                    if type(event) is ActionEvent:
-                        history.append(event.action)
-                    elif type(event) is StreetEvent:
-                        _append_board(history, event.board)
-                self._cursor = end
-        else:
-            self._catch_up(events, seat)
-        history[0] = Clock(max(clock, 0.0))
-        self._history = [_CLOCK_SLOT]
+        history = self.question(record, seat, None, clock)
         if record.showdown and len(record.players) == 2:
             history.append(OpponentHand(record.final_hands[1 - seat]))
         history.append(Delta(record.deltas[seat]))
