@@ -123,6 +123,28 @@ def test_tournament_report_links_every_match(tmp_path: Path) -> None:
     assert dom.count("<tr>") >= 3  # the standings have a row per bot
 
 
+@needs_chromium
+def test_three_seat_tournament_report_shows_each_group(tmp_path: Path) -> None:
+    out = tmp_path / "t3"
+    result = subprocess.run(
+        [sys.executable, "-m", "local_runner.cli", "tournament", "builtin:random", "builtin:raise",
+         "builtin:checkcall", "builtin:chump", "--variant", "acpc-3pl", "--rounds", "30",
+         "--seed", "3", "--out", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    report = subprocess.run([sys.executable, "-m", "local_runner.cli", "report", str(out)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert report.returncode == 0, report.stderr
+    dom = chromium(tmp_path, (out / "report.html").as_uri(), "--dump-dom")
+    assert 'data-ready="1"' in dom and "<title>ERROR" not in dom
+    table = dom[dom.index('id="group-table"') :]
+    table = table[: table.index("</table>")]
+    groups = json.loads((out / "results.json").read_text())["groups"]
+    assert len(groups) == 4  # four entrants: every group of three
+    assert table.count("<tr>") == len(groups) + 1  # a header and a row per group
+    assert 'id="cross-table"' not in dom  # no pairs three-handed
+
+
 # -- a person at the keyboard ------------------------------------------------------------
 
 

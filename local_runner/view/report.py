@@ -164,6 +164,7 @@ def tournament_report(directory: Path, out: Path | None = None) -> tuple[Path, l
         "variant": results.get("variant"),
         "rankings": results.get("rankings"),
         "cross_table": results.get("cross_table"),
+        "groups": results.get("groups"),  # a 3-seat tournament: a table per group, not pairs
         "bots": results.get("bots"),
         "matches": matches,
         "problems": problems,
