@@ -162,7 +162,7 @@ def main() -> None:
         "machine": f"{platform.machine()} {platform.processor() or platform.system()}",
         "python": platform.python_version(),
     }
-    ratio = report["kit_runner_hands_per_s"] / report["real_dealer_hands_per_s"]  # type: ignore[operator]
+    ratio = statistics.median(kit_rates) / statistics.median(dealer_rates)
     print(f"acpc-3pl over sockets, two example_player + one kit bot, {args.hands} hands, median "
           f"of {args.rounds} interleaved rounds, {os.cpu_count()} cores, load "
           f"{min(loads):.2f}-{max(loads):.2f}: kit runner {report['kit_runner_hands_per_s']} "

@@ -426,3 +426,19 @@ def check_client(golden: Golden, slots: Sequence[int] | None = None) -> None:
             assert bankroll == running
         assert client.game_state.round_num == len(logs) + 1
         assert client.errors == 0
+
+
+#: A bot program (for a test's bot folder) that speaks the ACPC wire but always echoes the
+#: hand's first state: every later reply answers an old state, a misformatted reply.
+STALE_ECHO = """
+    import socket, sys
+    sock = socket.create_connection((sys.argv[-2], int(sys.argv[-1])))
+    channel = sock.makefile("rw", newline="")
+    channel.write("VERSION:2.0.0\\r\\n"); channel.flush()
+    first = None
+    while line := channel.readline():
+        state = line.strip()
+        first = first or state
+        channel.write(first + ":c\\r\\n")  # always answers the hand's first state
+        channel.flush()
+"""

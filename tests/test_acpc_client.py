@@ -33,7 +33,7 @@ from sdk.actions import Action, CallAction, FoldAction, RaiseAction
 from sdk.client import ERROR_PREFIX, WARNING_PREFIX
 from sdk.evaluator import evaluate
 from sdk.gamedef import ACPC_GAMES
-from sdk.rules import PRESETS
+from sdk.rules import PRESETS, Rules
 from sdk.runner import parse_args, run_bot
 from sdk.states import GameState, RoundState, TerminalState
 
@@ -207,9 +207,9 @@ def test_clock_counts_down_by_the_time_spent_in_get_action() -> None:
     ],
 )
 def test_lines_that_do_not_fit_the_rules_say_why(
-    rules: object, line: str, message: str | None
+    rules: Rules, line: str, message: str | None
 ) -> None:
-    client = AcpcClient(Always(CallAction()), rules)  # type: ignore[arg-type]
+    client = AcpcClient(Always(CallAction()), rules)
     if message is None:
         assert client.handle(line) == line + ":c"
         return

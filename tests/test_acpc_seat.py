@@ -20,6 +20,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from acpc_checks import STALE_ECHO
 from conftest import MakeBot
 
 from local_runner.config import ScrimmageConfig
@@ -35,18 +36,6 @@ ACPC_BOT = """
     run_bot(make_builtin("random", 5), parse_args(), protocol="acpc")
 """
 
-STALE_ECHO = """
-    import socket, sys
-    sock = socket.create_connection((sys.argv[-2], int(sys.argv[-1])))
-    channel = sock.makefile("rw", newline="")
-    channel.write("VERSION:2.0.0\\r\\n"); channel.flush()
-    first = None
-    while line := channel.readline():
-        state = line.strip()
-        first = first or state
-        channel.write(first + ":c\\r\\n")  # always answers the hand's first state
-        channel.flush()
-"""
 
 
 def acpc_bot(make_bot: MakeBot, name: str, source: str, startme: bool = True) -> Path:

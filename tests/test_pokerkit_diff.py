@@ -40,6 +40,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from pokerkit_checks import AUTOMATIONS
 
 from local_runner.engine.dealer import showdown_winner
 from sdk.actions import Action, ActionType, CallAction, CheckAction, FoldAction, RaiseAction
@@ -51,15 +52,6 @@ pokerkit = pytest.importorskip("pokerkit")
 DECK = tuple(rank + suit for rank in RANKS for suit in SUITS)
 BLINDS = (1, 2)
 # Everything automated except the betting and the cards, which the test deals.
-AUTOMATIONS = (
-    pokerkit.Automation.ANTE_POSTING,
-    pokerkit.Automation.BET_COLLECTION,
-    pokerkit.Automation.BLIND_OR_STRADDLE_POSTING,
-    pokerkit.Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-    pokerkit.Automation.HAND_KILLING,
-    pokerkit.Automation.CHIPS_PUSHING,
-    pokerkit.Automation.CHIPS_PULLING,
-)
 # Board cards dealt when a street starts: flop, turn, river.
 BOARD_CHUNKS = {3: slice(0, 3), 4: slice(3, 4), 5: slice(4, 5)}
 

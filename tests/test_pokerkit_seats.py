@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from pokerkit_checks import AUTOMATIONS
 
 from local_runner.engine.dealer import showdown_ranks
 from sdk.actions import Action, CallAction, CheckAction, FoldAction, RaiseAction
@@ -37,15 +38,6 @@ pokerkit = pytest.importorskip("pokerkit")
 
 DECK = [rank + suit for rank in RANKS for suit in SUITS]
 HANDS = 10_000
-AUTOMATIONS = (
-    pokerkit.Automation.ANTE_POSTING,
-    pokerkit.Automation.BET_COLLECTION,
-    pokerkit.Automation.BLIND_OR_STRADDLE_POSTING,
-    pokerkit.Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-    pokerkit.Automation.HAND_KILLING,
-    pokerkit.Automation.CHIPS_PUSHING,
-    pokerkit.Automation.CHIPS_PULLING,
-)
 BOARD_CHUNKS = {3: slice(0, 3), 4: slice(3, 4), 5: slice(4, 5)}
 Cards = tuple[str, ...]
 

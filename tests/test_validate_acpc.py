@@ -19,6 +19,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from acpc_checks import STALE_ECHO
 from conftest import ROOT, MakeBot
 
 from local_runner.config import ConfigError
@@ -142,18 +143,6 @@ def test_an_acpc_bot_of_a_game_file_validates_that_game(tmp_path: Path) -> None:
     assert "at least 12,000 hands" in report["acpc_matches"].message
 
 
-STALE_ECHO = """
-    import socket, sys
-    sock = socket.create_connection((sys.argv[-2], int(sys.argv[-1])))
-    channel = sock.makefile("rw", newline="")
-    channel.write("VERSION:2.0.0\\r\\n"); channel.flush()
-    first = None
-    while line := channel.readline():
-        state = line.strip()
-        first = first or state
-        channel.write(first + ":c\\r\\n")  # always answers the hand's first state
-        channel.flush()
-"""
 
 FOLDER = """
     from sdk.actions import CheckAction, FoldAction

@@ -124,10 +124,8 @@ def showdown_ranks(
 def showdown_winner(hands: tuple[Cards, ...], board: Cards) -> int | None:
     """The seat with the better best-five hand (board plus hole cards: up to eight cards in
     all, as in Toss Hold'em), or None for a tie."""
-    table = _EVAL_CARDS
-    common = [table[card] for card in board]
-    score0 = eval7.evaluate(common + [table[card] for card in hands[0]])
-    score1 = eval7.evaluate(common + [table[card] for card in hands[1]])
+    score0, score1 = showdown_ranks(hands[:2], board, (False, False))
+    assert score0 is not None and score1 is not None
     if score0 == score1:
         return None
     return 0 if score0 > score1 else 1

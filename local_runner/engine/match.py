@@ -33,7 +33,7 @@ from sdk.actions import Action, CheckAction, DiscardAction
 from sdk.rules import Rules
 from sdk.states import RoundState, TerminalState
 
-from .dealer import Deal, bounty_ranks, deal_hand, showdown_ranks, showdown_winner
+from .dealer import Deal, bounty_ranks, deal_hand, showdown_ranks
 from .faults import Fault, FaultKind
 from .records import (
     ActionEvent,
@@ -95,6 +95,7 @@ class _Player:
 
     @property
     def reachable(self) -> bool:
+        """Can be asked now: not gone, and not still owing a reply that timed out."""
         return not self.out_of_time and self.seat.alive and not self.seat.busy
 
 
@@ -228,8 +229,8 @@ class Match:
         bot = player.seat
         if bot.outstanding:  # the last hand's K first: one unanswered message per seat
             self._collect(player)
-        if player.out_of_time or not bot.alive or bot.busy:  # not reachable: the view keeps
-            player.result.defaulted += 1  # the history for a busy seat's next message
+        if not player.reachable:  # the view keeps the history for a busy seat's next message
+            player.result.defaulted += 1
             return state.default_action(), True, None
         hand = record.number
         bot.send(player.view.question(record, seat, state, player.clock), hand, False)
@@ -339,7 +340,6 @@ class Match:
     ) -> None:
         last = terminal.previous_state
         showdown = terminal.folder is None
-        heads_up = len(by_seat) == 2
         if showdown:
             if len(last.board) < 5:  # ACPC: fewer than two seats could bet; the board runs out
                 for street in range(max(len(last.board) + 1, 3), 6):
@@ -348,10 +348,8 @@ class Match:
                         StreetEvent(street, board, last.contributions, last.stacks)
                     )
                 last = last.with_board(deal.board)
-            if heads_up:
-                terminal = last.settle(showdown_winner(last.hands, last.board))
-            else:
-                terminal = last.settle_ranks(showdown_ranks(last.hands, last.board, last.folded))
+            # Ranks for any table size; heads-up, settle_ranks is settle (bounty included).
+            terminal = last.settle_ranks(showdown_ranks(last.hands, last.board, last.folded))
         deltas = terminal.deltas
         record.final_hands = last.hands
         record.board = last.board
@@ -363,7 +361,7 @@ class Match:
             bot = player.seat
             if bot.outstanding:  # a seat not asked this hand still owes the last K
                 self._collect(player)
-            if not (player.out_of_time or not bot.alive or bot.busy):  # reachable
+            if player.reachable:
                 message, answered = player.view.hand_end(record, seat, player.clock)
                 if answered:
                     bot.send(message, record.number, True)

@@ -34,7 +34,7 @@ from sdk.actions import (
 from sdk.rules import Rules
 from sdk.states import RoundState, TerminalState
 
-from ..engine.dealer import showdown_ranks, showdown_winner
+from ..engine.dealer import showdown_ranks
 from .runlog import Cards, FaultRecord, Hand, RunError, SwapRecord
 
 __all__ = ["STREET_NAMES", "TOSS_STREET_NAMES", "Step", "Walk", "describe_action", "place_faults",
@@ -125,10 +125,7 @@ def walk(hand: Hand, rules: Rules) -> Walk:
     if state.folder is None:
         if len(last.board) < len(hand.board):  # the board ran out (nobody could bet)
             last = last.with_board(hand.board)
-        if len(last.hands) == 2:
-            state = last.settle(showdown_winner(last.hands, last.board))
-        else:
-            state = last.settle_ranks(showdown_ranks(last.hands, last.board, last.folded))
+        state = last.settle_ranks(showdown_ranks(last.hands, last.board, last.folded))
     if tuple(state.deltas) != hand.deltas:
         raise _error(hand, f"the recorded payoff {list(hand.deltas)} is not the rules' "
                      f"{list(state.deltas)}")  # fmt: skip
