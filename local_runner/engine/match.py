@@ -229,8 +229,9 @@ class Match:
         bot = player.seat
         if bot.outstanding:  # the last hand's K first: one unanswered message per seat
             self._collect(player)
-        if not player.reachable:  # the view keeps the history for a busy seat's next message
-            player.result.defaulted += 1
+        # `reachable`, spelled out: this runs once per decision, the engine's innermost loop.
+        if player.out_of_time or not bot.alive or bot.busy:
+            player.result.defaulted += 1  # the view keeps the history for the next message
             return state.default_action(), True, None
         hand = record.number
         bot.send(player.view.question(record, seat, state, player.clock), hand, False)

@@ -102,7 +102,7 @@ class MitView:
                 self._cursor = end
         else:
             self._catch_up(events, seat)
-        history[0] = Clock(max(clock, 0.0))
+        history[0] = Clock(clock if clock > 0.0 else 0.0)
         self._history = [_CLOCK_SLOT]
         return history
 
