@@ -193,21 +193,35 @@ class RoundState(NamedTuple):
         bounties: Sequence[str | None] | None = None,
     ) -> RoundState:
         """The state at the start of a hand: blinds posted, the first seat to act."""
-        pips, stacks, nobody, folded, first = _opening(rules)
+        last = _last_opening  # every hand of a match has the same rules object
+        opening = last[1] if last[0] is rules else _opening(rules)
+        pips, stacks, nobody, folded, first, nones = opening
+        if hands is None:
+            hands = nobody
+        elif type(hands) is not tuple:
+            hands = tuple(hands)
         return _new_state(
             cls,
             (
-                0, 0, pips, stacks,
-                nobody if hands is None else tuple(hands),
-                (), None, rules, False, _NONES[len(pips)],
-                _NONES[len(pips)] if bounties is None else tuple(bounties),
+                0, 0, pips, stacks, hands, (), None, rules, False, nones,
+                nones if bounties is None else tuple(bounties),
                 first, first, folded, 0, rules.big_blind,
             ),
         )  # fmt: skip
 
     def with_board(self, board: Cards) -> RoundState:
         """This state with the board dealt so far (the engine's ``B`` clause)."""
-        return _new_state(RoundState, (*self[:5], tuple(board), *self[6:]))
+        (button, street, pips, stacks, hands, _, previous, rules, auction, bids, bounties,
+         actor, opener, folded, raises, last_raise) = self  # fmt: skip
+        if type(board) is not tuple:
+            board = tuple(board)
+        return _new_state(
+            RoundState,
+            (
+                button, street, pips, stacks, hands, board, previous, rules, auction, bids,
+                bounties, actor, opener, folded, raises, last_raise,
+            ),
+        )  # fmt: skip
 
     def with_hand(self, seat: int, cards: Cards) -> RoundState:
         """This state with ``seat``'s hole cards set (a deal, a swap, or a reveal)."""
@@ -247,7 +261,7 @@ class RoundState(NamedTuple):
     @property
     def continue_cost(self) -> int:
         """Chips the seat to act must add to call."""
-        return max(self.pips) - self.pips[self.actor]
+        return _high(self.pips) - self.pips[self.actor]
 
     @property
     def in_hand(self) -> tuple[int, ...]:
@@ -262,16 +276,15 @@ class RoundState(NamedTuple):
             return _BID_ONLY
         if rules.discard and (street == 2 or street == 3):
             return _DISCARD_ONLY if actor == opener else _CHECK_ONLY
-        cost = max(pips) - pips[actor]
-        if stacks[actor] > cost:
-            for seat in _OTHERS[len(pips)][actor]:  # can another seat answer a raise?
-                if stacks[seat] and not folded[seat]:
-                    limit = rules.limit
-                    if limit is None or raises < limit.max_raises[_ROUND[street]]:
-                        if cost:
-                            return _FOLD_CALL_RAISE
-                        return _CHECK_RAISE_FOLD if rules.fold_always_legal else _CHECK_RAISE
-                    break
+        cost = _high(pips) - pips[actor]
+        # A raise needs chips beyond the call, another seat to answer it, and (limit) a
+        # bet left under the street's cap.
+        if stacks[actor] > cost and _answerable(stacks, folded, actor):
+            limit = rules.limit
+            if limit is None or raises < limit.max_raises[_ROUND[street]]:
+                if cost:
+                    return _FOLD_CALL_RAISE
+                return _CHECK_RAISE_FOLD if rules.fold_always_legal else _CHECK_RAISE
         if cost:
             return _FOLD_CALL
         return _CHECK_FOLD if rules.fold_always_legal else _CHECK_ONLY
@@ -285,7 +298,7 @@ class RoundState(NamedTuple):
         at all-in.
         """
         (_, street, pips, stacks, _, _, _, rules, _, _, _, actor, _, folded, _, last_raise) = self
-        high = max(pips)
+        high = _high(pips)
         deepest = 0  # what the deepest opponent still in could put in on this street
         for seat in _OTHERS[len(pips)][actor]:
             if not folded[seat]:
@@ -361,7 +374,7 @@ class RoundState(NamedTuple):
             return BidAction(0)
         if self.rules.discard and DiscardAction in self.legal_actions():
             return FoldAction()
-        if max(self.pips) == self.pips[self.actor]:
+        if _high(self.pips) == self.pips[self.actor]:
             return CheckAction()
         return FoldAction()
 
@@ -415,13 +428,13 @@ class RoundState(NamedTuple):
             pass
         elif kind is CallAction:
             mine, left = pips[actor], stacks[actor]
-            put = max(pips) - mine
+            put = _high(pips) - mine
             if put > left:  # a short call: all in
                 put = left
             pips, stacks = _pay(pips, stacks, actor, mine + put, left - put)
         elif kind is RaiseAction:
             amount: int = action.amount  # type: ignore[union-attr]
-            increment = amount - max(pips)
+            increment = amount - _high(pips)
             if increment > last_raise:
                 last_raise = increment
             pips, stacks = _pay(pips, stacks, actor, amount, stacks[actor] - amount + pips[actor])
@@ -637,25 +650,32 @@ class RoundState(NamedTuple):
         return TerminalState(deltas, self, self._bounty_hits(), None)
 
 
-_Opening = tuple[tuple[int, ...], tuple[int, ...], tuple[Cards, ...], tuple[bool, ...], int]
+_Opening = tuple[
+    tuple[int, ...], tuple[int, ...], tuple[Cards, ...], tuple[bool, ...], int, tuple[None, ...]
+]
 #: The opening of each rules object seen, by identity: hashing a Rules (every field) costs
 #: more than the rest of ``new_hand``.  The entry keeps its rules object, so an id reused
 #: after that object is gone cannot match.
 _OPENINGS: dict[int, tuple[Rules, _Opening]] = {}
+#: The last entry used, which ``new_hand`` checks first (one identity test; a match asks
+#: for the same rules hand after hand).  Replaced whole, so a reader never sees it half set.
+_last_opening: tuple[Rules | None, _Opening] = (
+    None, ((), (), (), (), 0, ())
+)  # fmt: skip
 
 
 def _opening(rules: Rules) -> _Opening:
     """What every hand of ``rules`` starts with: pips and stacks after the blinds, no cards,
-    nobody folded, and the first seat to act (the first after the big blind that can).
-    Computed once per rules object: it is the same for every hand."""
+    nobody folded, the first seat to act (the first after the big blind that can), and
+    a None per seat.  Computed once per rules object: it is the same for every hand."""
+    global _last_opening
     entry = _OPENINGS.get(id(rules))
-    if entry is not None and entry[0] is rules:
-        return entry[1]
-    if len(_OPENINGS) >= 64:  # a long-lived process making rules per hand stays small
-        _OPENINGS.clear()
-    opening = _compute_opening(rules)
-    _OPENINGS[id(rules)] = (rules, opening)
-    return opening
+    if entry is None or entry[0] is not rules:
+        if len(_OPENINGS) >= 64:  # a long-lived process making rules per hand stays small
+            _OPENINGS.clear()
+        entry = _OPENINGS[id(rules)] = (rules, _compute_opening(rules))
+    _last_opening = entry
+    return entry[1]
 
 
 def _compute_opening(rules: Rules) -> _Opening:
@@ -674,7 +694,7 @@ def _compute_opening(rules: Rules) -> _Opening:
         if rules.all_in_checks or stacks[seat] > 0:
             first = seat
             break
-    return tuple(pips), stacks, ((),) * seats, folded, first
+    return tuple(pips), stacks, ((),) * seats, folded, first, _NONES[seats]
 
 
 def _put(values: tuple[object, ...], index: int, value: object) -> tuple:  # type: ignore[type-arg]
@@ -694,6 +714,26 @@ def _pay(
             return (pip, pips[1]), (stack, stacks[1])
         return (pips[0], pip), (stacks[0], stack)
     return (*pips[:seat], pip, *pips[seat + 1 :]), (*stacks[:seat], stack, *stacks[seat + 1 :])
+
+
+def _high(pips: tuple[int, ...]) -> int:
+    """The largest of ``pips`` (the bet to call); ``max`` costs twice as much heads-up."""
+    if len(pips) == 2:
+        first, second = pips
+        return first if first > second else second
+    return max(pips)
+
+
+def _answerable(stacks: tuple[int, ...], folded: tuple[bool, ...], seat: int) -> bool:
+    """Whether a seat other than ``seat`` still has chips and has not folded (so could answer
+    a raise by ``seat``); heads-up first, the common case."""
+    if len(stacks) == 2:
+        other = 1 - seat
+        return stacks[other] > 0 and not folded[other]
+    for other in _OTHERS[len(stacks)][seat]:  # noqa: SIM110 -- any() over a generator is slower
+        if stacks[other] and not folded[other]:
+            return True
+    return False
 
 
 def _whole(amount: object) -> bool:

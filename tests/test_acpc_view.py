@@ -155,7 +155,7 @@ def step(
         result = before.proceed(action)
         if isinstance(result, RoundState) and result.street != before.street:
             result = result.with_board(result.board_with_deal(board))
-            record.events.append(StreetEvent(result.street, result.board, (), ()))
+            record.events.append(StreetEvent(result.street, result.board, ()))
     return result
 
 
@@ -200,7 +200,7 @@ def test_a_board_that_runs_out_gives_one_final_state_with_empty_rounds() -> None
     end = step(record, RoundState.new_hand(rules, holes), [RaiseAction(400), CallAction()], board)
     assert isinstance(end, TerminalState)
     for street in (3, 4, 5):  # the engine deals the rest of the board, street by street
-        record.events.append(StreetEvent(street, board[:street], (), ()))
+        record.events.append(StreetEvent(street, board[:street], ()))
     record.final_hands, record.board, record.showdown = holes, board, True
     lines, _ = view.hand_end(record, 1, 0.0)  # the big blind: position 0
     assert lines == [

@@ -78,8 +78,7 @@ def example_record() -> HandRecord:
             break
         if after.street != state.street:
             after = after.with_board(board[: after.street])
-            record.events.append(StreetEvent(after.street, after.board, after.contributions,
-                                             after.stacks))
+            record.events.append(StreetEvent(after.street, after.board, after.stacks))
         state = after
     record.final_hands, record.board = dealt, board
     return record

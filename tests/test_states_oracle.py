@@ -117,8 +117,9 @@ def test_the_folded_seat_and_the_seat_to_act_are_new_fields_after_the_mit_ones()
 
 
 def test_the_heads_up_data_shortcut_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    # `_put` and `_pay` replace one entry of per-seat tuples with a two-seat fast path; the
-    # same hands played with only the general path give the same states at every step.
+    # `_put`, `_pay`, `_high` and `_answerable` each have a two-seat fast path; the same
+    # hands played with only the general paths give the same states, legal actions and
+    # raise bounds at every step.
     import sdk.states as states
 
     def general(values: tuple[object, ...], index: int, value: object) -> tuple[object, ...]:
@@ -129,6 +130,9 @@ def test_the_heads_up_data_shortcut_changes_nothing(monkeypatch: pytest.MonkeyPa
     ) -> tuple[tuple[object, ...], tuple[object, ...]]:
         return general(pips, seat, pip), general(stacks, seat, stack)
 
+    def general_answerable(stacks: tuple[int, ...], folded: tuple[bool, ...], seat: int) -> bool:
+        return any(stacks[o] > 0 and not folded[o] for o in range(len(stacks)) if o != seat)
+
     def record(seed: int) -> list[tuple[object, ...]]:
         rng = random.Random(seed)
         seen: list[tuple[object, ...]] = []
@@ -136,6 +140,9 @@ def test_the_heads_up_data_shortcut_changes_nothing(monkeypatch: pytest.MonkeyPa
             state: RoundState | TerminalState = RoundState.new_hand(Rules.for_variant("nlhe"))
             while isinstance(state, RoundState):
                 seen.append(tuple(state[:6]) + tuple(state[8:]))
+                seen.append((state.legal_actions(), state.continue_cost, state.default_action()))
+                if RaiseAction in state.legal_actions():
+                    seen.append(state.raise_bounds())
                 state = state.proceed(choose(rng, state))  # type: ignore[arg-type]
             seen.append(state.deltas)
         return seen
@@ -143,4 +150,6 @@ def test_the_heads_up_data_shortcut_changes_nothing(monkeypatch: pytest.MonkeyPa
     fast = record(5)
     monkeypatch.setattr(states, "_put", general)
     monkeypatch.setattr(states, "_pay", general_pay)
+    monkeypatch.setattr(states, "_high", max)
+    monkeypatch.setattr(states, "_answerable", general_answerable)
     assert record(5) == fast

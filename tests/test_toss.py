@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from golden.transcripts import play
 
-from local_runner.engine.dealer import deal_hand, showdown_winner
+from local_runner.engine.dealer import _holes, deal_hand, showdown_winner
 from local_runner.engine.faults import FaultKind
 from local_runner.results.logs import format_hand
 from sdk.actions import CallAction, CheckAction, DiscardAction, FoldAction, RaiseAction
@@ -151,6 +151,15 @@ def test_the_dealer_deals_three_hole_cards_and_four_board_cards() -> None:
     assert len(set(deal.holes[0] + deal.holes[1] + deal.board)) == 10
     other = deal_hand(NLHE, 7, 1)
     assert [len(hole) for hole in other.holes] == [2, 2] and len(other.board) == 5
+
+
+@pytest.mark.parametrize(("seats", "count"), [(2, 2), (2, 3), (3, 2), (6, 2), (3, 3)])
+def test_hole_cards_go_count_to_a_seat_in_seat_order(seats: int, count: int) -> None:
+    # The heads-up hold'em shortcut in `_holes` and its general way both deal the deck's
+    # first cards `count` to a seat, seat 0 first.
+    deck = [f"{rank}c" for rank in "23456789TJQKA"] + [f"{rank}d" for rank in "23456789"]
+    expected = tuple(tuple(deck[s * count : (s + 1) * count]) for s in range(seats))
+    assert _holes(deck, seats, count) == expected
 
 
 # -- the wire ----------------------------------------------------------------------------

@@ -83,7 +83,7 @@ class RandomBot(Bot):
             return BidAction(rng.randint(low, high))
         if DiscardAction in legal:
             return DiscardAction(rng.choice(round_state.discard_indices()))
-        if FoldAction in legal and round_state.continue_cost == 0:
+        if FoldAction in legal and CheckAction in legal:
             legal = legal - _FOLD  # a free check: never fold (Bounty Hold'em would allow it)
         kind = rng.choice(_in_name_order(legal))
         if kind is RaiseAction:

@@ -77,8 +77,7 @@ def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
         x, offset = divmod(x, 52 - i)
         j = i + offset
         deck[i], deck[j] = deck[j], deck[i]
-    starts = range(0, holes_end, hole_count)
-    holes = tuple([tuple(deck[start : start + hole_count]) for start in starts])
+    holes = _holes(deck, seats, hole_count)
     next_card = holes_end + dealt
     board = tuple(deck[holes_end:next_card])
     swaps: tuple[tuple[SwapPlan, SwapPlan], ...] = ()
@@ -102,6 +101,15 @@ def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
     return _new(Deal, (holes, board, swaps, auction_cards))
 
 
+def _holes(deck: list[str], seats: int, count: int) -> tuple[Cards, ...]:
+    """The first ``seats * count`` cards of ``deck``, ``count`` to a seat in seat order
+    (heads-up hold'em first: spelled out, it costs a sixth of the general way)."""
+    if seats == 2 and count == 2:
+        return ((deck[0], deck[1]), (deck[2], deck[3]))
+    cards = iter(deck[: seats * count])
+    return tuple(zip(*[cards] * count, strict=True))  # each seat takes the next `count`
+
+
 @lru_cache(maxsize=64)
 def bounty_ranks(seed: int, period: int) -> tuple[str, str]:
     """The bounty ranks of the two player slots for bounty period ``period`` (from 0)."""
@@ -113,12 +121,12 @@ def showdown_ranks(
     hands: tuple[Cards, ...], board: Cards, folded: tuple[bool, ...]
 ) -> tuple[int | None, ...]:
     """Each seat's eval7 rank of its best five cards (higher is better); None if it folded."""
-    table = _EVAL_CARDS
+    table, evaluate = _EVAL_CARDS, eval7.evaluate
     common = [table[card] for card in board]
-    return tuple(
-        None if out else eval7.evaluate(common + [table[card] for card in cards])
-        for cards, out in zip(hands, folded, strict=True)
-    )
+    ranks: list[int | None] = []  # a loop, not a generator: once per showdown, every match
+    for cards, out in zip(hands, folded, strict=True):
+        ranks.append(None if out else evaluate([*common, *[table[card] for card in cards]]))
+    return tuple(ranks)
 
 
 def showdown_winner(hands: tuple[Cards, ...], board: Cards) -> int | None:

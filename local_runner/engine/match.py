@@ -310,7 +310,7 @@ class Match:
     def _deal_street(self, state: RoundState, deal: Deal, record: HandRecord) -> RoundState:
         board = state.board_with_deal(deal.board)
         state = state.with_board(board)
-        record.events.append(StreetEvent(state.street, board, state.contributions, state.stacks))
+        record.events.append(StreetEvent(state.street, board, state.stacks))
         if deal.swaps and state.street in (3, 4):
             plan = deal.swaps[0 if state.street == 3 else 1]
             for seat in (0, 1):
@@ -345,9 +345,7 @@ class Match:
             if len(last.board) < 5:  # ACPC: fewer than two seats could bet; the board runs out
                 for street in range(max(len(last.board) + 1, 3), 6):
                     board = deal.board[:street]
-                    record.events.append(
-                        StreetEvent(street, board, last.contributions, last.stacks)
-                    )
+                    record.events.append(StreetEvent(street, board, last.stacks))
                 last = last.with_board(deal.board)
             # Ranks for any table size; heads-up, settle_ranks is settle (bounty included).
             terminal = last.settle_ranks(showdown_ranks(last.hands, last.board, last.folded))

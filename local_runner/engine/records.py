@@ -45,11 +45,11 @@ class ActionEvent(NamedTuple):
 
 
 class StreetEvent(NamedTuple):
-    """A street was dealt: the board so far, and each seat's contribution and stack."""
+    """A street was dealt: the board so far, and each seat's stack (what it has put in is
+    the starting stack less that: the logs show it)."""
 
     street: int
     board: Cards
-    contributions: tuple[int, ...]
     stacks: tuple[int, ...]
 
 

@@ -118,8 +118,12 @@ def _action_line(name: str, action: Action, state: RoundState) -> str:
 
 
 def _street_line(names: tuple[str, ...], street: int, board: tuple[str, ...],
-                 contributions: tuple[int, ...], toss: bool = False) -> str:
-    chips = ", ".join(f"{name} ({put})" for name, put in zip(names, contributions, strict=True))
+                 stacks: tuple[int, ...], start: int, toss: bool = False) -> str:
+    """A new street: its board, and what each seat has put in (its starting stack less its
+    stack now)."""
+    chips = ", ".join(
+        f"{name} ({start - stack})" for name, stack in zip(names, stacks, strict=True)
+    )
     label = (_TOSS_STREET_NAMES if toss else _STREET_NAMES)[street]
     return f"{label} [{' '.join(board)}], {chips}"
 
@@ -166,7 +170,9 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
             folded[event.seat] = folded[event.seat] or isinstance(event.action, FoldAction)
         elif isinstance(event, StreetEvent):
             board = event.board
-            append(_street_line(names, event.street, board, event.contributions, rules.discard))
+            append(_street_line(
+                names, event.street, board, event.stacks, rules.starting_stack, rules.discard
+            ))  # fmt: skip
             if bounty is not None or rules.discard:
                 append(f"Current stacks: {event.stacks[0]}, {event.stacks[1]}")
             hands_due = show_hands and event.street in (3, 4)
@@ -177,9 +183,8 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
             bids = event.bids
             for seat in event.winners:
                 append(f"{names[seat]} won the auction and was dealt [{event.hands[seat][-1]}]")
-            start = rules.starting_stack
             s0, s1 = event.stacks
-            append(_street_line(names, 3, board, (start - s0, start - s1)))
+            append(_street_line(names, 3, board, event.stacks, rules.starting_stack))
             if bounty is not None:
                 append(f"Current stacks: {s0}, {s1}")
         else:
