@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from golden.transcripts import play
 
+from local_runner.engine import dealer
 from local_runner.engine.dealer import _holes, deal_hand, showdown_winner
 from local_runner.engine.faults import FaultKind
 from local_runner.results.logs import format_hand
@@ -160,6 +161,19 @@ def test_hole_cards_go_count_to_a_seat_in_seat_order(seats: int, count: int) -> 
     deck = [f"{rank}c" for rank in "23456789TJQKA"] + [f"{rank}d" for rank in "23456789"]
     expected = tuple(tuple(deck[s * count : (s + 1) * count]) for s in range(seats))
     assert _holes(deck, seats, count) == expected
+
+
+def test_the_same_deals_come_with_the_heads_up_dealing_shortcut_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def general(deck: list[str], seats: int, count: int) -> tuple[tuple[str, ...], ...]:
+        return tuple(tuple(deck[s * count : (s + 1) * count]) for s in range(seats))
+
+    wanted = [(rules, seed, hand) for rules in (NLHE, TOSS) for seed in (1, 7) for hand in
+              range(1, 51)]  # fmt: skip
+    fast = [deal_hand(*args) for args in wanted]
+    monkeypatch.setattr(dealer, "_holes", general)
+    assert [deal_hand(*args) for args in wanted] == fast
 
 
 # -- the wire ----------------------------------------------------------------------------
