@@ -154,25 +154,26 @@ def test_the_dealer_deals_three_hole_cards_and_four_board_cards() -> None:
     assert [len(hole) for hole in other.holes] == [2, 2] and len(other.board) == 5
 
 
+def dealt_in_order(deck: list[str], seats: int, count: int) -> tuple[tuple[str, ...], ...]:
+    """Hole cards the plain way: seat ``s`` gets the deck's cards ``s*count`` to ``(s+1)*count``."""
+    return tuple(tuple(deck[s * count : (s + 1) * count]) for s in range(seats))
+
+
 @pytest.mark.parametrize(("seats", "count"), [(2, 2), (2, 3), (3, 2), (6, 2), (3, 3)])
 def test_hole_cards_go_count_to_a_seat_in_seat_order(seats: int, count: int) -> None:
     # The heads-up hold'em shortcut in `_holes` and its general way both deal the deck's
     # first cards `count` to a seat, seat 0 first.
     deck = [f"{rank}c" for rank in "23456789TJQKA"] + [f"{rank}d" for rank in "23456789"]
-    expected = tuple(tuple(deck[s * count : (s + 1) * count]) for s in range(seats))
-    assert _holes(deck, seats, count) == expected
+    assert _holes(deck, seats, count) == dealt_in_order(deck, seats, count)
 
 
 def test_the_same_deals_come_with_the_heads_up_dealing_shortcut_off(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def general(deck: list[str], seats: int, count: int) -> tuple[tuple[str, ...], ...]:
-        return tuple(tuple(deck[s * count : (s + 1) * count]) for s in range(seats))
-
     wanted = [(rules, seed, hand) for rules in (NLHE, TOSS) for seed in (1, 7) for hand in
               range(1, 51)]  # fmt: skip
     fast = [deal_hand(*args) for args in wanted]
-    monkeypatch.setattr(dealer, "_holes", general)
+    monkeypatch.setattr(dealer, "_holes", dealt_in_order)
     assert [deal_hand(*args) for args in wanted] == fast
 
 

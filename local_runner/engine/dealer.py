@@ -125,7 +125,7 @@ def showdown_ranks(
     common = [table[card] for card in board]
     ranks: list[int | None] = []  # a loop, not a generator: once per showdown, every match
     for cards, out in zip(hands, folded, strict=True):
-        ranks.append(None if out else evaluate([*common, *[table[card] for card in cards]]))
+        ranks.append(None if out else evaluate(common + [table[card] for card in cards]))
     return tuple(ranks)
 
 
