@@ -4,6 +4,8 @@ preflop tables, weighted ranges and Bayes updates, the budget-aware mode."""
 from __future__ import annotations
 
 import random
+import sys
+import threading
 
 import pytest
 
@@ -102,6 +104,32 @@ def test_sampled_equity_is_unbiased_against_a_uniform_range() -> None:
         equity(["Ah", "Kh"], ["2c", "7d", "Th"], WeightedRange(), 300, rng) for _ in range(20)
     ]
     assert abs(sum(estimates) / len(estimates) - 0.565) < 0.02
+
+
+def test_seeded_equity_is_the_same_in_two_threads_at_once() -> None:
+    # eval7's compiled loop deals from one generator per process; bots in a tournament's
+    # thread pool once dealt from each other's seeds (a 3-seat tournament's table changed
+    # with the executor).  A tiny switch interval makes the threads interleave often.
+    def series(seed: int) -> list[float]:
+        rng, uniform = random.Random(seed), WeightedRange()
+        return [equity(["Ah", "Kd"], ["2c", "7h", "9s"], uniform, 50, rng) for _ in range(300)]
+
+    alone = {seed: series(seed) for seed in (1, 2)}
+    together: dict[int, list[float]] = {}
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [
+            threading.Thread(target=lambda seed=seed: together.update({seed: series(seed)}))
+            for seed in (1, 2)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert together == alone
 
 
 # -- the bots -----------------------------------------------------------------

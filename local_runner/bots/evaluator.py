@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import importlib
 import random
+import threading
 from types import ModuleType
 from typing import Any
 
-__all__ = ["COMPILED_MONTE_CARLO", "Card", "NAME", "evaluate", "monte_carlo", "seed_runouts"]
+__all__ = ["COMPILED_MONTE_CARLO", "Card", "NAME", "evaluate", "monte_carlo"]
 
 
 def _load() -> ModuleType:
@@ -40,14 +41,20 @@ Card: Any = _MODULE.Card
 evaluate: Any = _MODULE.evaluate
 #: True when eval7's compiled Monte Carlo loop is there (see :func:`monte_carlo`).
 COMPILED_MONTE_CARLO: bool = hasattr(_MODULE, "py_hand_vs_range_monte_carlo")
+_XORSHIFT: Any = importlib.import_module("eval7.xorshift_rand") if COMPILED_MONTE_CARLO else None
+_RUNOUTS = threading.Lock()  # held while eval7's one generator is seeded and dealt from
 
 
-def monte_carlo(hand: list[Any], options: list[Any], board: list[Any], runs: int) -> float:
-    """eval7's compiled loop: equity of a two-card ``hand`` against ``options`` in turn."""
-    return float(_MODULE.py_hand_vs_range_monte_carlo(hand, options, board, runs))
+def monte_carlo(
+    hand: list[Any], options: list[Any], board: list[Any], runs: int, rng: random.Random
+) -> float:
+    """eval7's compiled loop: equity of a two-card ``hand`` against ``options`` in turn, its
+    runouts dealt from eval7's own generator seeded from ``rng`` (so a seeded bot plays the
+    same match twice).
 
-
-def seed_runouts(rng: random.Random) -> None:
-    """Seed eval7's own generator (its compiled loop deals runouts with it) from ``rng``."""
-    if COMPILED_MONTE_CARLO:
-        importlib.import_module("eval7.xorshift_rand").seed(rng.getrandbits(62))
+    That generator is one per process: the seed and the loop run under one lock, or two
+    bots in threads (a tournament's thread pool) would deal from each other's seeds.
+    """
+    with _RUNOUTS:
+        _XORSHIFT.seed(rng.getrandbits(62))
+        return float(_MODULE.py_hand_vs_range_monte_carlo(hand, options, board, runs))

@@ -33,7 +33,7 @@ from .cards import (
     mask_of,
     to_eval7,
 )
-from .evaluator import COMPILED_MONTE_CARLO, evaluate, monte_carlo, seed_runouts
+from .evaluator import COMPILED_MONTE_CARLO, evaluate, monte_carlo
 from .preflop import matrix
 
 __all__ = [
@@ -224,10 +224,7 @@ def sampled_equity(
     if len(hand) != 2 or not COMPILED_MONTE_CARLO or full_board != 5:
         return _sampled_equity_any(hand, board, drawn, rng, full_board)
     options = [(EVAL7_COMBOS[i], 1.0) for i in drawn]
-    # eval7 deals the runouts from its own generator: seed it from ours, so a seeded
-    # bot plays the same match twice.
-    seed_runouts(rng)
-    return monte_carlo(to_eval7(hand), options, to_eval7(board), samples)
+    return monte_carlo(to_eval7(hand), options, to_eval7(board), samples, rng)
 
 
 def _sampled_equity_any(
