@@ -88,10 +88,23 @@ def dealer_seconds(build: Path, kit: Path, hands: int, seed: int, work: Path) ->
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     start = time.perf_counter()
     dealer = subprocess.Popen(
-        [str(build / "dealer"), "bench", str(build / GAME), str(hands), str(seed),
-         "example-1", "example-2", "kit", "-q", "--start_timeout", "20000"],
-        cwd=work, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [
+            str(build / "dealer"),
+            "bench",
+            str(build / GAME),
+            str(hands),
+            str(seed),
+            "example-1",
+            "example-2",
+            "kit",
+            "-q",
+            "--start_timeout",
+            "20000",
+        ],
+        cwd=work,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     assert dealer.stdout is not None
     ports = dealer.stdout.readline().split()
     if len(ports) != 3:
@@ -100,14 +113,21 @@ def dealer_seconds(build: Path, kit: Path, hands: int, seed: int, work: Path) ->
     commands = [
         [str(build / "example_player"), str(build / GAME), "127.0.0.1", ports[0].decode()],
         [str(build / "example_player"), str(build / GAME), "127.0.0.1", ports[1].decode()],
-        [sys.executable, str(kit / "player.py"), "--game", str(build / GAME), "127.0.0.1",
-         ports[2].decode()],
-    ]  # fmt: skip
+        [
+            sys.executable,
+            str(kit / "player.py"),
+            "--game",
+            str(build / GAME),
+            "127.0.0.1",
+            ports[2].decode(),
+        ],
+    ]
     players = [
-        subprocess.Popen(argv, cwd=work, env=env, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL)
+        subprocess.Popen(
+            argv, cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         for argv in commands
-    ]  # fmt: skip
+    ]
     dealer.stdout.read()
     if dealer.wait(timeout=600) != 0:
         raise SystemExit("the dealer failed")
@@ -126,16 +146,21 @@ def real_dealer(build: Path, kit: Path, hands: int, seed: int, work: Path) -> fl
 def main() -> None:
     """Measure, interleaved, and print both medians (and JSON with --json)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--dealer-dir", type=Path,
-                        default=os.environ.get("POKERBOTS_ACPC_DEALER"),
-                        help="the folder of the built dealer (default: $POKERBOTS_ACPC_DEALER)")
+    parser.add_argument(
+        "--dealer-dir",
+        type=Path,
+        default=os.environ.get("POKERBOTS_ACPC_DEALER"),
+        help="the folder of the built dealer (default: $POKERBOTS_ACPC_DEALER)",
+    )
     parser.add_argument("--hands", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()  # fmt: skip
+    args = parser.parse_args()
     if args.dealer_dir is None or not (Path(args.dealer_dir) / "dealer").exists():
-        parser.error("--dealer-dir must name a folder with the ACPC server's dealer, "
-                     "example_player and holdem.limit.3p.game.")  # fmt: skip
+        parser.error(
+            "--dealer-dir must name a folder with the ACPC server's dealer, "
+            "example_player and holdem.limit.3p.game."
+        )
     if args.hands <= SHORT:
         parser.error(f"--hands must be more than {SHORT} (the dealer's short match).")
     build = Path(args.dealer_dir).resolve()
@@ -149,9 +174,11 @@ def main() -> None:
             loads.append(os.getloadavg()[0])
             kit_rates.append(kit_runner(bots, args.hands, number, work / f"kit-{number}"))
             dealer_rates.append(real_dealer(build, bots[2], args.hands, number, work))
-            print(f"round {number}: load {loads[-1]:.2f}, kit runner {kit_rates[-1]:.0f} "
-                  f"hands/s, real dealer {dealer_rates[-1]:.0f} hands/s",
-                  file=sys.stderr)  # fmt: skip
+            print(
+                f"round {number}: load {loads[-1]:.2f}, kit runner {kit_rates[-1]:.0f} "
+                f"hands/s, real dealer {dealer_rates[-1]:.0f} hands/s",
+                file=sys.stderr,
+            )
     report = {
         "hands": args.hands,
         "rounds": args.rounds,
@@ -163,11 +190,13 @@ def main() -> None:
         "python": platform.python_version(),
     }
     ratio = statistics.median(kit_rates) / statistics.median(dealer_rates)
-    print(f"acpc-3pl over sockets, two example_player + one kit bot, {args.hands} hands, median "
-          f"of {args.rounds} interleaved rounds, {os.cpu_count()} cores, load "
-          f"{min(loads):.2f}-{max(loads):.2f}: kit runner {report['kit_runner_hands_per_s']} "
-          f"hands/s, real dealer {report['real_dealer_hands_per_s']} hands/s "
-          f"(kit/dealer {ratio:.2f})")  # fmt: skip
+    print(
+        f"acpc-3pl over sockets, two example_player + one kit bot, {args.hands} hands, median "
+        f"of {args.rounds} interleaved rounds, {os.cpu_count()} cores, load "
+        f"{min(loads):.2f}-{max(loads):.2f}: kit runner {report['kit_runner_hands_per_s']} "
+        f"hands/s, real dealer {report['real_dealer_hands_per_s']} hands/s "
+        f"(kit/dealer {ratio:.2f})"
+    )
     if args.json:
         print(json.dumps(report))
 

@@ -158,8 +158,9 @@ def _interval(summary: Summary) -> dict[str, Any]:
     }
 
 
-def heads_up_row(variant: str, low: str, high: str, pieces: list[dict[str, Any]],
-                 seed: int) -> dict[str, Any]:  # fmt: skip
+def heads_up_row(
+    variant: str, low: str, high: str, pieces: list[dict[str, Any]], seed: int
+) -> dict[str, Any]:
     """The pooled result of a pairing's chunks: the higher rung's mbb/hand and interval."""
     first = [d for piece in pieces for d in piece["first"]]
     second = [d for piece in pieces for d in piece["second"]]
@@ -187,8 +188,9 @@ def heads_up_row(variant: str, low: str, high: str, pieces: list[dict[str, Any]]
     }
 
 
-def lineup_rows(variant: str, lineup: tuple[str, ...], pieces: list[dict[str, Any]],
-                seed: int) -> list[dict[str, Any]]:  # fmt: skip
+def lineup_rows(
+    variant: str, lineup: tuple[str, ...], pieces: list[dict[str, Any]], seed: int
+) -> list[dict[str, Any]]:
     """Each bot's pooled result in a 3-seat lineup: mbb/hand over deals (rotations averaged)."""
     faults: dict[str, int] = {}
     for piece in pieces:
@@ -201,22 +203,23 @@ def lineup_rows(variant: str, lineup: tuple[str, ...], pieces: list[dict[str, An
         samples = [total for piece in pieces for total in piece["totals"][name]]
         stats = RunningStats(samples)
         summary = Summary.from_stats(stats, sum(samples), big_blind, 0.95, size)
-        rows.append({
-            "variant": variant,
-            "lineup": list(lineup),
-            "bot": name,
-            "deals": len(samples),
-            "hands": len(samples) * size,
-            "seed": seed,
-            **_interval(summary),
-            "faults": faults,
-            "seconds": round(sum(piece["seconds"] for piece in pieces), 1),
-        })  # fmt: skip
+        rows.append(
+            {
+                "variant": variant,
+                "lineup": list(lineup),
+                "bot": name,
+                "deals": len(samples),
+                "hands": len(samples) * size,
+                "seed": seed,
+                **_interval(summary),
+                "faults": faults,
+                "seconds": round(sum(piece["seconds"] for piece in pieces), 1),
+            }
+        )
     return rows
 
 
-def plan(variants: list[str], bots: list[str], pairs: int, chunk: int,
-         seed: int) -> list[Job]:  # fmt: skip
+def plan(variants: list[str], bots: list[str], pairs: int, chunk: int, seed: int) -> list[Job]:
     """Every chunk of every pairing (heads-up) or lineup (3 seats), the slowest first."""
     jobs: list[Job] = []
     for variant in variants:
@@ -315,8 +318,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         if args.card_blind:
             zero = row["showdowns_as_zero"]
-            print(f"{'':8} {'showdowns as 0:':>28} {zero['mbb_per_hand']:>9.1f}  "
-                  f"[{zero['low']:.1f}, {zero['high']:.1f}]")  # fmt: skip
+            print(
+                f"{'':8} {'showdowns as 0:':>28} {zero['mbb_per_hand']:>9.1f}  "
+                f"[{zero['low']:.1f}, {zero['high']:.1f}]"
+            )
     print(f"wall time {wall:.0f} s")
     if args.json is not None:
         args.json.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")

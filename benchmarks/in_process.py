@@ -46,7 +46,10 @@ print(json.dumps(hands / (time.perf_counter() - start)))
 """
 
 CASES = (
-    ("nlhe", "random"), ("nlhe", "checkcall"), ("toss", "random"), ("toss", "checkcall"),
+    ("nlhe", "random"),
+    ("nlhe", "checkcall"),
+    ("toss", "random"),
+    ("toss", "checkcall"),
     ("acpc-3pl", "random"),
 )
 
@@ -56,8 +59,12 @@ def run_once(tree: Path, variant: str, bot: str, hands: int) -> float | None:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     out = subprocess.run(
         [sys.executable, "-c", _ONE_RUN, variant, bot, str(hands)],
-        env=env, capture_output=True, text=True, check=True, cwd=tree,
-    )  # fmt: skip
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tree,
+    )
     value: float | None = json.loads(out.stdout)
     return value
 
@@ -92,8 +99,10 @@ def main() -> None:
             )
         report.append(row)
     stamp = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
-    print(f"in-process hands/s, median of {args.rounds} interleaved rounds, {stamp} UTC, "
-          f"{os.cpu_count()} cores, load now {os.getloadavg()[0]:.2f}")  # fmt: skip
+    print(
+        f"in-process hands/s, median of {args.rounds} interleaved rounds, {stamp} UTC, "
+        f"{os.cpu_count()} cores, load now {os.getloadavg()[0]:.2f}"
+    )
     for row in report:
         print("  " + ", ".join(f"{key} {value}" for key, value in row.items()))
     if args.json:

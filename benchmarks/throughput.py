@@ -101,8 +101,9 @@ def main() -> None:
             load_before = os.getloadavg()[0]
             # Bot processes speak the MIT wire, which seats two: a 3-seat game is in-process.
             heads_up = Rules.for_variant(variant).seats == 2
-            sockets = median_of(repeats, over_sockets, variant, bot, socket_hands) if heads_up \
-                else None  # fmt: skip
+            sockets = (
+                median_of(repeats, over_sockets, variant, bot, socket_hands) if heads_up else None
+            )
             local = median_of(repeats, in_process, variant, bot, local_hands)
             rows.append(
                 {

@@ -72,8 +72,9 @@ THREE_SEAT_ENTRANTS = ["builtin:random", "builtin:raise", "builtin:checkcall", "
 def run_three_seat_once(executor: str, rounds: int) -> tuple[float, int, tuple[float, float]]:
     """Wall seconds and hands of one 3-seat duplicate tournament on ``executor`` (``pool`` or
     ``dask``), with the 1-minute load average before and after."""
-    config = ScrimmageConfig(rules=Rules.for_variant("acpc-3pl").replace(num_rounds=rounds),
-                             seed=2024)  # fmt: skip
+    config = ScrimmageConfig(
+        rules=Rules.for_variant("acpc-3pl").replace(num_rounds=rounds), seed=2024
+    )
     plan = plan_tournament(THREE_SEAT_ENTRANTS, config, matches_per_pair=1, duplicate=True)
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as out:
@@ -85,10 +86,11 @@ def run_three_seat_once(executor: str, rounds: int) -> tuple[float, int, tuple[f
             import distributed  # an optional extra: pip install -e '.[cluster]'
 
             with (
-                distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                         dashboard_address=None) as cluster,
+                distributed.LocalCluster(
+                    n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+                ) as cluster,
                 distributed.Client(cluster) as client,
-            ):  # fmt: skip
+            ):
                 result = run_tournament(plan, Path(out), client.get_executor(pure=False))
         seconds = time.perf_counter() - start
     if result.failures or not result.complete:
@@ -109,16 +111,24 @@ def main_three_seat(repeats: int, rounds: int, as_json: bool) -> None:
             loads[executor].append(load)
     medians = {name: statistics.median(values) for name, values in times.items()}
     report = {
-        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
-                    "python": platform.python_version()},
-        "game": "acpc-3pl", "bots": THREE_SEAT_ENTRANTS, "matches": 4, "legs_per_match": 6,
-        "hands": hands, "repeats": repeats,
+        "machine": {
+            "cpus": os.cpu_count(),
+            "platform": platform.platform(),
+            "python": platform.python_version(),
+        },
+        "game": "acpc-3pl",
+        "bots": THREE_SEAT_ENTRANTS,
+        "matches": 4,
+        "legs_per_match": 6,
+        "hands": hands,
+        "repeats": repeats,
         "median_seconds": {name: round(value, 3) for name, value in medians.items()},
         "hands_per_second": {name: round(hands / value) for name, value in medians.items()},
-        "load_average_1min": {name: [[round(a, 2), round(b, 2)] for a, b in value]
-                              for name, value in loads.items()},
+        "load_average_1min": {
+            name: [[round(a, 2), round(b, 2)] for a, b in value] for name, value in loads.items()
+        },
         "all_seconds": {name: [round(t, 3) for t in value] for name, value in times.items()},
-    }  # fmt: skip
+    }
     if as_json:
         print(json.dumps(report, indent=2))
         return
@@ -139,8 +149,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="repetitions (default 3)")
     parser.add_argument("--rounds", type=int, default=500, help="hands per match (default 500)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument("--three-seat", action="store_true",
-                        help="an acpc-3pl duplicate tournament on the pool and on Dask")
+    parser.add_argument(
+        "--three-seat",
+        action="store_true",
+        help="an acpc-3pl duplicate tournament on the pool and on Dask",
+    )
     args = parser.parse_args()
     repeats, rounds = (1, 150) if args.quick else (args.repeats, args.rounds)
     if args.three_seat:

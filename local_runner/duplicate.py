@@ -239,8 +239,9 @@ def run_duplicate(
     for leg, order in enumerate(orders):
         mine = tuple(array("q") for _ in names)
 
-        def observe(record: HandRecord, mine: tuple[array[int], ...] = mine,
-                    order: tuple[int, ...] = order) -> None:
+        def observe(
+            record: HandRecord, mine: tuple[array[int], ...] = mine, order: tuple[int, ...] = order
+        ) -> None:
             for bot, delta in zip(order, slot_deltas(record), strict=True):
                 mine[bot].append(delta)
             if on_hand is not None:

@@ -111,9 +111,7 @@ def local_pool(workers: int | None = None) -> ProcessPoolExecutor:
 
 
 @contextlib.contextmanager
-def open_executor(
-    workers: int | None = None, scheduler: str | None = None
-) -> Iterator[Executor]:
+def open_executor(workers: int | None = None, scheduler: str | None = None) -> Iterator[Executor]:
     """An executor for matches: a local process pool, or the Dask cluster at ``scheduler``.
 
     ``workers`` sizes the local pool (default: one per core); a cluster has its

@@ -265,8 +265,7 @@ def spot(
     for what, cards in (("hand", mine), ("opponent_hand", theirs)):
         if cards and len(cards) not in allowed:
             raise HarnessError(
-                f"{what} has {len(cards)} cards; it needs "
-                f"{' or '.join(map(str, allowed))} here."
+                f"{what} has {len(cards)} cards; it needs {' or '.join(map(str, allowed))} here."
             )
     if not mine:
         raise HarnessError("hand is empty; give the bot its hole cards, like ('Ah', 'Kd').")
@@ -336,9 +335,12 @@ def spot(
 
 
 def _earlier_streets(
-    rules: Rules, street: int, earlier: tuple[int, ...], hands: tuple[Cards, Cards],
+    rules: Rules,
+    street: int,
+    earlier: tuple[int, ...],
+    hands: tuple[Cards, Cards],
     in_auction: bool,
-) -> list[Action]:  # fmt: skip
+) -> list[Action]:
     """Actions that put ``earlier`` chips in before ``street``: a limp or a raise and a call
     preflop, the auction's bids (whose payments explain unequal amounts), checks after.
     Whether they are legal is left to the state machine."""
@@ -352,8 +354,9 @@ def _earlier_streets(
             f"leave {earlier[0]} and {earlier[1]}; make the stacks match."
         )
     big = rules.big_blind
-    plan: list[Action] = [CallAction(), CheckAction()] if preflop == big else [
-        RaiseAction(preflop), CallAction()]  # fmt: skip
+    plan: list[Action] = (
+        [CallAction(), CheckAction()] if preflop == big else [RaiseAction(preflop), CallAction()]
+    )
     if after_auction and not in_auction:
         plan += _auction_bids(earlier, hands)
     for _ in range(street - 3):
@@ -371,8 +374,11 @@ def _auction_bids(earlier: tuple[int, ...], hands: tuple[Cards, Cards]) -> list[
         # One seat won and paid the other's bid of 0 (the dealer, unless seat 1 has 3 cards).
         return [BidAction(1), BidAction(0)] if won[1] else [BidAction(0), BidAction(1)]
     winner, price = (0, paid) if paid > 0 else (1, -paid)
-    return [BidAction(price), BidAction(price + 1)] if winner == 0 else [
-        BidAction(price + 1), BidAction(price)]  # fmt: skip
+    return (
+        [BidAction(price), BidAction(price + 1)]
+        if winner == 0
+        else [BidAction(price + 1), BidAction(price)]
+    )
 
 
 def _this_street(
@@ -406,9 +412,12 @@ def _this_street(
 
 
 def _unreachable(
-    street: int, seat: int, pips: tuple[int, int], stacks: tuple[int, int],
+    street: int,
+    seat: int,
+    pips: tuple[int, int],
+    stacks: tuple[int, int],
     state: RoundState | TerminalState,
-) -> str:  # fmt: skip
+) -> str:
     """Why a described spot cannot happen, in words."""
     where = f"seat {seat} to act on street {street} with pips {pips} and stacks {stacks}"
     if not isinstance(state, RoundState):

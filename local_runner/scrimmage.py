@@ -120,8 +120,9 @@ def run_scrimmage(
     if sandbox and (problem := sandbox_problem()) is not None:
         raise UsageError(problem)
     # The MIT games' checks after an all-in have no place on the ACPC wire either.
-    variant_hooks = rules.swap or rules.auction or rules.bounty or rules.discard \
-        or rules.all_in_checks  # fmt: skip
+    variant_hooks = (
+        rules.swap or rules.auction or rules.bounty or rules.discard or rules.all_in_checks
+    )
     acpc_wired = [s.name for s in specs if s.program and speaks_acpc(s.program, rules)]
     if variant_hooks and acpc_wired:
         raise UsageError(
@@ -220,10 +221,15 @@ class _Table:
                 box = Sandbox(spec.program.directory, self._hidden_from(slot))
                 cleanup.callback(box.close)
             process = BotProcess(
-                spec.program, name=name, log_path=self.out_dir / f"{name}.log",
-                log_limit=runner.log_limit, limits=resource_limits, env=env,
-                adopt_orphans=True, sandbox=box,
-            )  # fmt: skip
+                spec.program,
+                name=name,
+                log_path=self.out_dir / f"{name}.log",
+                log_limit=runner.log_limit,
+                limits=resource_limits,
+                env=env,
+                adopt_orphans=True,
+                sandbox=box,
+            )
             self.processes[slot] = process
             process.note(f"python3 for this bot: {python.reason}")
             cleanup.callback(process.stop, runner.quit_grace)
@@ -233,8 +239,10 @@ class _Table:
             else:
                 detail = build.message
                 if build.timed_out:  # name the setting, so that the limit can be raised
-                    detail += (" (the build_timeout setting: build_timeout under [runner] in a "
-                               "match config, --build-timeout for pokerbots validate)")
+                    detail += (
+                        " (the build_timeout setting: build_timeout under [runner] in a "
+                        "match config, --build-timeout for pokerbots validate)"
+                    )
                 self.early_faults.append((slot, FaultKind.BUILD_FAILED, detail))
         for slot, (spec, name) in enumerate(zip(self.specs, self.names, strict=True)):
             if spec.seat is not None:
@@ -244,9 +252,15 @@ class _Table:
                 self.seats[slot] = InProcessSeat(name, bot, rules)
             elif (ready := built[slot]) is not None:
                 seat = _connect(
-                    ready, name, runner.connect_timeout, self.early_faults, slot,
-                    runner.spin_wait, rules, speaks_acpc(ready.program, rules),
-                )  # fmt: skip
+                    ready,
+                    name,
+                    runner.connect_timeout,
+                    self.early_faults,
+                    slot,
+                    runner.spin_wait,
+                    rules,
+                    speaks_acpc(ready.program, rules),
+                )
                 if isinstance(seat, SocketSeat):
                     cleanup.callback(seat.close)
                 self.seats[slot] = seat
@@ -260,8 +274,12 @@ class _Table:
         mine = self.specs[slot].program
         for index, spec in enumerate(self.specs):
             other = spec.program
-            if index != slot and other is not None and mine is not None \
-                    and other.directory != mine.directory:  # fmt: skip
+            if (
+                index != slot
+                and other is not None
+                and mine is not None
+                and other.directory != mine.directory
+            ):
                 hidden.append(other.directory)
         return hidden
 
@@ -376,12 +394,22 @@ def _connect(
         return process.exit_description() if process.poll() is not None else None
 
     if acpc and rules is not None:
-        return AcpcSocketSeat(name, connection, rules, exit_status,
-                              before_quit=process.remember_processes, spin_wait=spin_wait)
+        return AcpcSocketSeat(
+            name,
+            connection,
+            rules,
+            exit_status,
+            before_quit=process.remember_processes,
+            spin_wait=spin_wait,
+        )
     return SocketSeat(
-        name, connection, exit_status, before_quit=process.remember_processes,
-        spin_wait=spin_wait, rules=rules,
-    )  # fmt: skip
+        name,
+        connection,
+        exit_status,
+        before_quit=process.remember_processes,
+        spin_wait=spin_wait,
+        rules=rules,
+    )
 
 
 def speaks_acpc(program: BotProgram, rules: Rules) -> bool:

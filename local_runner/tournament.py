@@ -185,12 +185,21 @@ class TournamentPlan:
         """The content of ``tournament.json`` (format 1 heads-up, 2 at a larger table)."""
         bots = [{"name": e.name, "source": e.source} for e in self.entrants]
         head: dict[str, Any] = (
-            {"format": _PLAN_FORMAT, "bots": bots, "master_seed": self.config.seed,
-             "matches_per_pair": self.matches_per_pair}
-            if self.table == 2 else
-            {"format": _TABLE_PLAN_FORMAT, "bots": bots, "master_seed": self.config.seed,
-             "table": self.table, "matches_per_group": self.matches_per_pair}
-        )  # fmt: skip
+            {
+                "format": _PLAN_FORMAT,
+                "bots": bots,
+                "master_seed": self.config.seed,
+                "matches_per_pair": self.matches_per_pair,
+            }
+            if self.table == 2
+            else {
+                "format": _TABLE_PLAN_FORMAT,
+                "bots": bots,
+                "master_seed": self.config.seed,
+                "table": self.table,
+                "matches_per_group": self.matches_per_pair,
+            }
+        )
         return {
             **head,
             "duplicate": self.duplicate,
@@ -339,10 +348,17 @@ def play_job(job: MatchJob) -> MatchSummary:
     players = range(len(names))
     if interrupt_requested():  # Ctrl-C reached this worker: queued matches are not played
         return MatchSummary(
-            job.match_id, names, job.config.seed, job.duplicate, tuple(0 for _ in players), 0,
-            tuple(Moments() for _ in players), tuple({} for _ in players), interrupted=True,
+            job.match_id,
+            names,
+            job.config.seed,
+            job.duplicate,
+            tuple(0 for _ in players),
+            0,
+            tuple(Moments() for _ in players),
+            tuple({} for _ in players),
+            interrupted=True,
             forfeits=tuple(None for _ in players),
-        )  # fmt: skip
+        )
     specs = list(job.specs)
     for slot, bundle in enumerate(job.bundles):
         if bundle is not None:

@@ -74,8 +74,15 @@ class Recording:
 
 
 def play(
-    dealer_dir: Path, game_file: str, game_text: str, players: int, hands: int, seed: int,
-    label: str, workdir: Path, commands: Sequence[list[str] | None] = (),
+    dealer_dir: Path,
+    game_file: str,
+    game_text: str,
+    players: int,
+    hands: int,
+    seed: int,
+    label: str,
+    workdir: Path,
+    commands: Sequence[list[str] | None] = (),
 ) -> Recording:
     """Run one match of the real dealer and example players, relayed and recorded.
 
@@ -87,15 +94,23 @@ def play(
     (workdir / game_file).write_text(game_text, encoding="ascii")
     names = list(NAMES[:players])
     dealer_command = [
-        "dealer", label, game_file, str(hands), str(seed), *names,
-        "--start_timeout", str(int(CONNECT_TIMEOUT * 1000)),
+        "dealer",
+        label,
+        game_file,
+        str(hands),
+        str(seed),
+        *names,
+        "--start_timeout",
+        str(int(CONNECT_TIMEOUT * 1000)),
     ]
     player_command = ["example_player", game_file, "127.0.0.1", "PORT"]
     stderr_path = workdir / "dealer.stderr"
     with stderr_path.open("wb") as stderr_file:
         dealer = subprocess.Popen(
-            [str(dealer_dir / "dealer"), *dealer_command[1:]], cwd=workdir,
-            stdout=subprocess.PIPE, stderr=stderr_file,
+            [str(dealer_dir / "dealer"), *dealer_command[1:]],
+            cwd=workdir,
+            stdout=subprocess.PIPE,
+            stderr=stderr_file,
         )
         assert dealer.stdout is not None
         first = dealer.stdout.readline().decode("ascii")
@@ -116,9 +131,14 @@ def play(
                     else [relay_port if word == "PORT" else word for word in command]
                 )
                 with (workdir / f"player-{seat + 1}.out").open("wb") as out:
-                    bots.append(subprocess.Popen(
-                        argv, cwd=workdir, stdout=out, stderr=subprocess.STDOUT,
-                    ))
+                    bots.append(
+                        subprocess.Popen(
+                            argv,
+                            cwd=workdir,
+                            stdout=out,
+                            stderr=subprocess.STDOUT,
+                        )
+                    )
                 client, _ = listener.accept()
                 listener.close()
                 upstream = socket.create_connection(("127.0.0.1", port), timeout=CONNECT_TIMEOUT)
@@ -138,10 +158,15 @@ def play(
             dealer.stdout.close()
     log_path = workdir / f"{label}.log"
     return Recording(
-        game_file=game_file, game_text=game_text, dealer_command=dealer_command,
-        player_command=player_command, dealer_rc=dealer_rc, stdout=first + rest,
+        game_file=game_file,
+        game_text=game_text,
+        dealer_command=dealer_command,
+        player_command=player_command,
+        dealer_rc=dealer_rc,
+        stdout=first + rest,
         stderr=stderr_path.read_bytes().decode("ascii"),
-        log=log_path.read_text(encoding="ascii") if log_path.exists() else "", seats=seats,
+        log=log_path.read_text(encoding="ascii") if log_path.exists() else "",
+        seats=seats,
         player_output=[
             (workdir / f"player-{seat + 1}.out").read_text(errors="replace")
             for seat in range(players)
@@ -198,7 +223,8 @@ def problems(recording: Recording) -> list[str]:
     anything an example player printed."""
     found = [f"the dealer exited with status {recording.dealer_rc}"] if recording.dealer_rc else []
     found += [
-        line for line in (recording.stdout + recording.stderr).splitlines()
+        line
+        for line in (recording.stdout + recording.stderr).splitlines()
         if "WARNING" in line or "ERROR" in line
     ]
     found += [
@@ -251,7 +277,9 @@ def main(argv: list[str]) -> int:
     """Record every game; print one line per match; 1 if any match had a problem."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--dealer-dir", type=Path, default=os.environ.get("POKERBOTS_ACPC_DEALER"),
+        "--dealer-dir",
+        type=Path,
+        default=os.environ.get("POKERBOTS_ACPC_DEALER"),
         help="the folder with dealer, example_player and the server's .game files "
         "(default: $POKERBOTS_ACPC_DEALER)",
     )
@@ -267,17 +295,29 @@ def main(argv: list[str]) -> int:
         file_name, text = game_text(args.dealer_dir, label)
         with tempfile.TemporaryDirectory(prefix="acpc-record-") as tmp:
             recording = play(
-                args.dealer_dir, file_name, text, GAMES[label][1], args.hands, args.seed,
-                label, Path(tmp),
+                args.dealer_dir,
+                file_name,
+                text,
+                GAMES[label][1],
+                args.hands,
+                args.seed,
+                label,
+                Path(tmp),
             )
         found = problems(recording)
         failed |= bool(found)
         write(recording, args.out / label, label, args.hands, args.seed)
-        print(json.dumps({
-            "label": label, "dealer": " ".join(recording.dealer_command),
-            "rc": recording.dealer_rc, "stdout": recording.stdout.splitlines(),
-            "problems": found,
-        }))
+        print(
+            json.dumps(
+                {
+                    "label": label,
+                    "dealer": " ".join(recording.dealer_command),
+                    "rc": recording.dealer_rc,
+                    "stdout": recording.stdout.splitlines(),
+                    "problems": found,
+                }
+            )
+        )
     return 1 if failed else 0
 
 

@@ -58,12 +58,16 @@ RECORDED_HANDS = 30
 def main(argv: list[str] | None = None) -> int:
     """Run the checks the arguments ask for; 0 when all passed."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--engine", action="append", default=[], metavar="YEAR=PATH",
-                        help=f"an MIT engine checkout; YEAR is one of {', '.join(YEARS)}")
+    parser.add_argument(
+        "--engine",
+        action="append",
+        default=[],
+        metavar="YEAR=PATH",
+        help=f"an MIT engine checkout; YEAR is one of {', '.join(YEARS)}",
+    )
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=20261123)
-    parser.add_argument("--loaded", action="store_true",
-                        help="pin to one CPU next to a busy loop")
+    parser.add_argument("--loaded", action="store_true", help="pin to one CPU next to a busy loop")
     parser.add_argument("--record", type=Path, help="write transcripts into this directory")
     args = parser.parse_args(argv)
     engines = dict(item.split("=", 1) for item in args.engine)
@@ -77,8 +81,7 @@ def main(argv: list[str] | None = None) -> int:
             engine = export(Path(source), work / "engine")
             for check in (skeleton_in_kit, ported_in_kit, kit_on_engine):
                 report = check(engine, year, args, work)
-                report.update(year=year, check=check.__name__.replace("_", "-"),
-                              loaded=args.loaded)
+                report.update(year=year, check=check.__name__.replace("_", "-"), loaded=args.loaded)
                 print(json.dumps(report), flush=True)
                 ok = ok and bool(report["passed"])
     return 0 if ok else 1
@@ -88,11 +91,13 @@ def export(source: Path, destination: Path) -> Path:
     """A plain copy of an engine repository: from a work tree, or ``git archive`` of a git dir."""
     destination.mkdir(parents=True)
     if (source / "engine.py").is_file():
-        shutil.copytree(source, destination, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns(".git"))
+        shutil.copytree(
+            source, destination, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".git")
+        )
         return destination
-    archive = subprocess.run(["git", f"--git-dir={source}", "archive", "HEAD"],
-                             check=True, capture_output=True).stdout
+    archive = subprocess.run(
+        ["git", f"--git-dir={source}", "archive", "HEAD"], check=True, capture_output=True
+    ).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(destination, filter="data")
     return destination
@@ -135,14 +140,23 @@ def _play_in_kit(
     player = result.players[0]
     log = (out / f"{bot.name}.log").read_text(encoding="utf-8", errors="replace")
     if record is not None:
-        _write_transcript(wire, record, f"kit engine -> MIT {year} python_skeleton "
-                          f"({YEARS[year]}, seed {args.seed}, opponent builtin:random)")
+        _write_transcript(
+            wire,
+            record,
+            f"kit engine -> MIT {year} python_skeleton "
+            f"({YEARS[year]}, seed {args.seed}, opponent builtin:random)",
+        )
     faults = {kind.value: count for kind, count in player.fault_counts.items()}
     return {
-        "passed": not faults and player.defaulted == 0 and "Traceback" not in log
+        "passed": not faults
+        and player.defaulted == 0
+        and "Traceback" not in log
         and result.hands_played == args.hands,
-        "hands": result.hands_played, "faults": faults, "decisions": player.decisions,
-        "defaulted": player.defaulted, "traceback": "Traceback" in log,
+        "hands": result.hands_played,
+        "faults": faults,
+        "decisions": player.decisions,
+        "defaulted": player.defaulted,
+        "traceback": "Traceback" in log,
     }
 
 
@@ -162,20 +176,38 @@ def kit_on_engine(
             f"NUM_ROUNDS = {args.hands}\n"
         )
     # The engine runs `python3`; give it this interpreter (which has eval7) first.
-    env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent),
-                                                 os.environ.get("PATH", "")])}
-    subprocess.run([sys.executable, "engine.py"], cwd=engine, env=env, check=False,
-                   stdout=subprocess.DEVNULL, timeout=1800)
+    env = {
+        **os.environ,
+        "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+    }
+    subprocess.run(
+        [sys.executable, "engine.py"],
+        cwd=engine,
+        env=env,
+        check=False,
+        stdout=subprocess.DEVNULL,
+        timeout=1800,
+    )
     gamelog = (engine / "gamelog.txt").read_text(encoding="utf-8", errors="replace")
     if args.record is not None:
-        _write_transcript(wire, args.record / f"mit-{year}-engine.txt",
-                          f"MIT {year} engine.py -> kit starter bot ({YEARS[year]}, "
-                          "opponent: the year's python_skeleton)")
+        _write_transcript(
+            wire,
+            args.record / f"mit-{year}-engine.txt",
+            f"MIT {year} engine.py -> kit starter bot ({YEARS[year]}, "
+            "opponent: the year's python_skeleton)",
+        )
     rounds = len(re.findall(r"^Round #\d+", gamelog, flags=re.MULTILINE))
-    bad = [line for line in gamelog.splitlines()
-           if line.startswith("kit ") and ("illegal" in line or "misformatted" in line)]
-    return {"passed": not bad and rounds == args.hands, "hands": rounds,
-            "illegal_or_misformatted": bad[:5], "count": len(bad)}
+    bad = [
+        line
+        for line in gamelog.splitlines()
+        if line.startswith("kit ") and ("illegal" in line or "misformatted" in line)
+    ]
+    return {
+        "passed": not bad and rounds == args.hands,
+        "hands": rounds,
+        "illegal_or_misformatted": bad[:5],
+        "count": len(bad),
+    }
 
 
 def _wrap_in_relay(bot: Path, wire: Path) -> None:
@@ -197,8 +229,10 @@ def _write_transcript(wire: Path, target: Path, title: str) -> None:
                 break
         lines.append(line)
     target.parent.mkdir(parents=True, exist_ok=True)
-    header = [f"# {title}", "# recorded by scripts/mit_conformance.py --record; "
-              "'<-' engine to bot, '->' bot to engine"]
+    header = [
+        f"# {title}",
+        "# recorded by scripts/mit_conformance.py --record; '<-' engine to bot, '->' bot to engine",
+    ]
     target.write_text("\n".join(header + lines) + "\n", encoding="ascii")
 
 

@@ -93,9 +93,10 @@ def differences(rendered: Path, skeleton: Path = SKELETON) -> list[str]:
     kit_files = {path.as_posix(): _digest(kit_sdk / path) for path in sdk_files(kit_sdk)}
     copied = {path.as_posix(): _digest(vendored / path) for path in sdk_files(vendored)}
     if kit_files != copied:
-        changed = sorted(set(kit_files) ^ set(copied) | {
-            name for name in set(kit_files) & set(copied) if kit_files[name] != copied[name]
-        })
+        changed = sorted(
+            set(kit_files) ^ set(copied)
+            | {name for name in set(kit_files) & set(copied) if kit_files[name] != copied[name]}
+        )
         found.append(f"The rendering's sdk/ differs from the kit's sdk/ in: {', '.join(changed)}.")
     return found
 

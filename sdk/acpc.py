@@ -94,8 +94,16 @@ Cards = tuple[str, ...]
 
 # The action letters the dealer reads, and what they mean; it writes only f, c and r.
 _ACTION_LETTERS: dict[str, Kind] = {
-    "f": "f", "F": "f", "c": "c", "C": "c", "k": "c", "K": "c",
-    "r": "r", "R": "r", "b": "r", "B": "r",
+    "f": "f",
+    "F": "f",
+    "c": "c",
+    "C": "c",
+    "k": "c",
+    "K": "c",
+    "r": "r",
+    "R": "r",
+    "b": "r",
+    "B": "r",
 }
 _CARD = re.compile(f"[{RANKS}][{SUITS}]")
 _ACTION = re.compile(r"([fcr])([0-9]+)?")
@@ -145,7 +153,9 @@ class AcpcAction:
         if self.kind not in ("f", "c", "r"):
             raise AcpcProtocolError(f"an ACPC action is 'f', 'c' or 'r', not {self.kind!r}.")
         if self.amount is not None and (
-            self.kind != "r" or isinstance(self.amount, bool) or not isinstance(self.amount, int)
+            self.kind != "r"
+            or isinstance(self.amount, bool)
+            or not isinstance(self.amount, int)
             or self.amount < 0
         ):
             raise AcpcProtocolError(
@@ -359,9 +369,7 @@ def _check_action_for_game(
     if game is None or action.kind != "r":
         return
     if game.betting == "nolimit" and action.amount is None:
-        raise error(
-            "a no-limit raise needs the total for the hand after it, e.g. 'r300'; got 'r'."
-        )
+        raise error("a no-limit raise needs the total for the hand after it, e.g. 'r300'; got 'r'.")
     if game.betting == "limit" and action.amount is not None:
         raise error(f"a limit raise has no amount (its size is the game's); got {action.token!r}.")
 
@@ -461,8 +469,10 @@ def _parse_card_field(
 
 
 def _format_cards(holes: tuple[Cards, ...], board: tuple[Cards, ...]) -> str:
-    return "|".join("".join(cards) for cards in holes) + "".join(board[0]) + "".join(
-        "/" + "".join(cards) for cards in board[1:]
+    return (
+        "|".join("".join(cards) for cards in holes)
+        + "".join(board[0])
+        + "".join("/" + "".join(cards) for cards in board[1:])
     )
 
 
@@ -585,9 +595,7 @@ def echo_matches(echo: MatchState, current: MatchState) -> bool:
     )
 
 
-def parse_reply(
-    line: str, current: MatchState | None = None, game: GameDef | None = None
-) -> Reply:
+def parse_reply(line: str, current: MatchState | None = None, game: GameDef | None = None) -> Reply:
     """Read a client's reply ``<echoed MATCHSTATE>:<action>`` (engine side).
 
     With ``current`` (the state the seat was asked to answer) the echo is checked by
@@ -744,9 +752,7 @@ def position_of_seat(seat: int, num_players: int) -> int:
     return (seat - 1) % num_players
 
 
-def slot_of_position(
-    position: int, hand_number: int, num_players: int, fixed: bool = False
-) -> int:
+def slot_of_position(position: int, hand_number: int, num_players: int, fixed: bool = False) -> int:
     """Which player of the match (0 = the first name given to the dealer) holds a position.
 
     The dealer gives position 0 to player ``hand_number % num_players`` and the other
@@ -820,7 +826,11 @@ def parse_log_state(line: str, game: GameDef | None = None) -> LogState:
     betting = _parse_betting(betting_text, game)
     holes, board = _parse_card_field(cards, len(betting), game)
     return LogState(
-        int(hand), betting, holes, board, _parse_values(values, "a STATE"),
+        int(hand),
+        betting,
+        holes,
+        board,
+        _parse_values(values, "a STATE"),
         tuple(names.split("|")),
     )
 
@@ -848,7 +858,9 @@ def parse_score(line: str) -> Score:
 def format_score(score: Score) -> str:
     """The ``SCORE`` line, as the dealer writes it."""
     return (
-        "SCORE:" + "|".join(_format_value(value) for value in score.values) + ":"
+        "SCORE:"
+        + "|".join(_format_value(value) for value in score.values)
+        + ":"
         + "|".join(score.names)
     )
 

@@ -239,8 +239,7 @@ class AcpcClient(BotCaller):
             played = action_from_wire(state, action)
         except AcpcProtocolError as error:
             raise AcpcProtocolError(
-                f"{format_match_state(line)!r}: {error} Play with the dealer's game "
-                "(--game FILE)."
+                f"{format_match_state(line)!r}: {error} Play with the dealer's game (--game FILE)."
             ) from None
         if not state.is_legal(played):
             raise AcpcProtocolError(

@@ -203,11 +203,7 @@ class BotClient(BotCaller):
         # `type(...) is`: the client makes its own states, and this runs for every action.
         if type(state) is not RoundState:
             raise ProtocolError(f"action {action!r} arrived outside a hand.")
-        if (
-            type(action) is BidAction
-            and state.actor != self.seat
-            and state.bids[self.seat] is None
-        ):
+        if type(action) is BidAction and state.actor != self.seat and state.bids[self.seat] is None:
             # Bids are sealed: never show an opponent's bid before our own is in,
             # even when an engine (MIT 2024) leaks it.
             action = BidAction(HIDDEN_BID)

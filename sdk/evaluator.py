@@ -111,9 +111,7 @@ def hand_category(rank: int) -> str:
 def _problem(cards: object) -> str:
     """The sentence saying what is wrong with the cards given to :func:`evaluate`."""
     if isinstance(cards, str):
-        return (
-            f"evaluate() takes a list of cards like ['Ah', 'Kd', ...], not the string {cards!r}."
-        )
+        return f"evaluate() takes a list of cards like ['Ah', 'Kd', ...], not the string {cards!r}."
     if not isinstance(cards, Collection):
         return (
             "evaluate() takes a list of cards like ['Ah', 'Kd', ...], not a "

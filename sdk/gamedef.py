@@ -159,13 +159,21 @@ class GameDef:
         limit = None
         if self.betting == "limit":
             sizes, caps = self.raise_size, self.max_raises
-            limit = LimitRules((sizes[0], sizes[1], sizes[2], sizes[3]),
-                               (caps[0], caps[1], caps[2], caps[3]))  # fmt: skip
+            limit = LimitRules(
+                (sizes[0], sizes[1], sizes[2], sizes[3]), (caps[0], caps[1], caps[2], caps[3])
+            )
         return Rules(
-            variant=CUSTOM, num_rounds=num_rounds, starting_stack=self.stack[0],
-            big_blind=big, small_blind=small, game_clock=7.0 * num_rounds,
-            seats=self.num_players, limit=limit, all_in_checks=False, on_illegal="call",
-        )  # fmt: skip
+            variant=CUSTOM,
+            num_rounds=num_rounds,
+            starting_stack=self.stack[0],
+            big_blind=big,
+            small_blind=small,
+            game_clock=7.0 * num_rounds,
+            seats=self.num_players,
+            limit=limit,
+            all_in_checks=False,
+            on_illegal="call",
+        )
 
     def to_text(self) -> str:
         """The game as ``GAMEDEF ... END GAMEDEF`` text, which :func:`parse_gamedef` reads back."""
@@ -197,8 +205,7 @@ class GameDef:
     def _is_holdem(self) -> bool:
         """Texas hold'em's deck, hole cards and board."""
         return (
-            (self.num_suits, self.num_ranks, self.num_hole_cards, self.num_rounds)
-            == (4, 13, 2, 4)
+            (self.num_suits, self.num_ranks, self.num_hole_cards, self.num_rounds) == (4, 13, 2, 4)
         ) and self.num_board_cards == (0, 3, 1, 1)
 
 
@@ -350,9 +357,7 @@ def _build(
     for key, (number, values) in seen.items():
         if _BY_FIELD[key].per == "game":
             if len(values) != 1:
-                raise GameDefError(
-                    f"{_SPELLING[key]} takes one value, not {len(values)}.", number
-                )
+                raise GameDefError(f"{_SPELLING[key]} takes one value, not {len(values)}.", number)
             single[key] = values[0]
     players, rounds = single["num_players"], single["num_rounds"]
     if not 2 <= players <= _MAX_PLAYERS:
@@ -405,7 +410,6 @@ def _build(
         if error.key in seen:
             raise GameDefError(str(error), seen[error.key][0]) from None
         raise
-
 
 
 def _validate(game: GameDef) -> None:

@@ -257,9 +257,10 @@ class Rules:
                 if (
                     not isinstance(values, tuple)
                     or len(values) != 4
-                    or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1
-                               for v in values)
-                ):  # fmt: skip
+                    or not all(
+                        isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in values
+                    )
+                ):
                     raise RulesError(
                         f"limit.{name} must be four whole numbers of at least 1 (preflop, flop, "
                         f"turn, river), not {values!r}."
@@ -349,19 +350,35 @@ def _hooks(rules: Rules) -> tuple[bool, bool, bool, int, bool, bool]:
 def _describe_hooks(rules: Rules) -> str:
     swap, auction, bounty, seats, limit, discard = _hooks(rules)
     parts = [f"{seats} seats", "limit" if limit else "no-limit"]
-    parts += [name for name, on in (("swaps", swap), ("an auction", auction),
-                                    ("bounties", bounty), ("discards", discard)) if on]  # fmt: skip
+    parts += [
+        name
+        for name, on in (
+            ("swaps", swap),
+            ("an auction", auction),
+            ("bounties", bounty),
+            ("discards", discard),
+        )
+        if on
+    ]
     return ", ".join(parts)
 
 
-def _acpc(variant: str, seats: int, limit: bool, stack: int, blinds: tuple[int, int],
-          rounds: int) -> Rules:  # fmt: skip
+def _acpc(
+    variant: str, seats: int, limit: bool, stack: int, blinds: tuple[int, int], rounds: int
+) -> Rules:
     """An ACPC 2009 game: 7 s a hand of thinking time, illegal actions played as a call."""
     return Rules(
-        variant=variant, seats=seats, limit=LimitRules() if limit else None,
-        starting_stack=stack, small_blind=blinds[0], big_blind=blinds[1], num_rounds=rounds,
-        game_clock=7.0 * rounds, all_in_checks=False, on_illegal="call",
-    )  # fmt: skip
+        variant=variant,
+        seats=seats,
+        limit=LimitRules() if limit else None,
+        starting_stack=stack,
+        small_blind=blinds[0],
+        big_blind=blinds[1],
+        num_rounds=rounds,
+        game_clock=7.0 * rounds,
+        all_in_checks=False,
+        on_illegal="call",
+    )
 
 
 #: The ACPC dealer's stack in limit games, which set none (``INT32_MAX``): never reached.

@@ -50,11 +50,15 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="player.py", description="Run a poker bot.")
     parser.add_argument("--host", default=None, help="host to connect to (default: localhost)")
     parser.add_argument(
-        "--protocol", choices=PROTOCOLS, default=None,
+        "--protocol",
+        choices=PROTOCOLS,
+        default=None,
         help="the wire to speak: mit (the MIT engines', the default) or acpc (the ACPC dealer's)",
     )
     parser.add_argument(
-        "--game", default=None, metavar="FILE",
+        "--game",
+        default=None,
+        metavar="FILE",
         help="ACPC only: the dealer's game definition file (default: the bot's ACPC variant)",
     )
     parser.add_argument(

@@ -203,25 +203,68 @@ class RoundState(NamedTuple):
         return _new_state(
             cls,
             (
-                0, 0, pips, stacks, hands, (), None, rules, False, nones,
+                0,
+                0,
+                pips,
+                stacks,
+                hands,
+                (),
+                None,
+                rules,
+                False,
+                nones,
                 nones if bounties is None else tuple(bounties),
-                first, first, folded, 0, rules.big_blind,
+                first,
+                first,
+                folded,
+                0,
+                rules.big_blind,
             ),
-        )  # fmt: skip
+        )
 
     def with_board(self, board: Cards) -> RoundState:
         """This state with the board dealt so far (the engine's ``B`` clause)."""
-        (button, street, pips, stacks, hands, _, previous, rules, auction, bids, bounties,
-         actor, opener, folded, raises, last_raise) = self  # fmt: skip
+        (
+            button,
+            street,
+            pips,
+            stacks,
+            hands,
+            _,
+            previous,
+            rules,
+            auction,
+            bids,
+            bounties,
+            actor,
+            opener,
+            folded,
+            raises,
+            last_raise,
+        ) = self
         if type(board) is not tuple:
             board = tuple(board)
         return _new_state(
             RoundState,
             (
-                button, street, pips, stacks, hands, board, previous, rules, auction, bids,
-                bounties, actor, opener, folded, raises, last_raise,
+                button,
+                street,
+                pips,
+                stacks,
+                hands,
+                board,
+                previous,
+                rules,
+                auction,
+                bids,
+                bounties,
+                actor,
+                opener,
+                folded,
+                raises,
+                last_raise,
             ),
-        )  # fmt: skip
+        )
 
     def with_hand(self, seat: int, cards: Cards) -> RoundState:
         """This state with ``seat``'s hole cards set (a deal, a swap, or a reveal)."""
@@ -270,8 +313,24 @@ class RoundState(NamedTuple):
 
     def legal_actions(self) -> frozenset[ActionType]:
         """The action classes the seat to act may take."""
-        (_, street, pips, stacks, _, _, _, rules, auction, _, _,
-         actor, opener, folded, raises, _) = self  # fmt: skip
+        (
+            _,
+            street,
+            pips,
+            stacks,
+            _,
+            _,
+            _,
+            rules,
+            auction,
+            _,
+            _,
+            actor,
+            opener,
+            folded,
+            raises,
+            _,
+        ) = self
         if auction:
             return _BID_ONLY
         if rules.discard and (street == 2 or street == 3):
@@ -421,8 +480,24 @@ class RoundState(NamedTuple):
         # One unpacking instead of many attribute reads, and `type(...) is` rather than
         # isinstance (actions are final classes): this is the innermost loop of every
         # engine and client.
-        (button, street, pips, stacks, hands, board, previous, rules, auction, bids, bounties,
-         actor, opener, folded, raises, last_raise) = self  # fmt: skip
+        (
+            button,
+            street,
+            pips,
+            stacks,
+            hands,
+            board,
+            previous,
+            rules,
+            auction,
+            bids,
+            bounties,
+            actor,
+            opener,
+            folded,
+            raises,
+            last_raise,
+        ) = self
         kind = type(action)
         if kind is CheckAction:
             pass
@@ -446,10 +521,24 @@ class RoundState(NamedTuple):
                 marked: RoundState = _new_state(
                     RoundState,
                     (
-                        button, street, pips, stacks, hands, board, previous, rules, auction,
-                        bids, bounties, actor, opener, folded, raises, last_raise,
+                        button,
+                        street,
+                        pips,
+                        stacks,
+                        hands,
+                        board,
+                        previous,
+                        rules,
+                        auction,
+                        bids,
+                        bounties,
+                        actor,
+                        opener,
+                        folded,
+                        raises,
+                        last_raise,
                     ),
-                )  # fmt: skip
+                )
                 return marked._fold_win()
         elif kind is BidAction:
             return self._bid(actor, action.amount)  # type: ignore[union-attr]
@@ -466,10 +555,24 @@ class RoundState(NamedTuple):
                 return _new_state(
                     RoundState,
                     (
-                        button + 1, street, pips, stacks, hands, board, self, rules, auction,
-                        bids, bounties, seat, opener, folded, raises, last_raise,
+                        button + 1,
+                        street,
+                        pips,
+                        stacks,
+                        hands,
+                        board,
+                        self,
+                        rules,
+                        auction,
+                        bids,
+                        bounties,
+                        seat,
+                        opener,
+                        folded,
+                        raises,
+                        last_raise,
                     ),
-                )  # fmt: skip
+                )
         if kind is CheckAction:
             # A check closed the street: the next street follows this state directly, as
             # in the MIT skeleton's chain of states (a call or a fold leaves its own state).
@@ -477,10 +580,24 @@ class RoundState(NamedTuple):
         done: RoundState = _new_state(
             RoundState,
             (
-                button + 1, street, pips, stacks, hands, board, self, rules, auction, bids,
-                bounties, actor, opener, folded, raises, last_raise,
+                button + 1,
+                street,
+                pips,
+                stacks,
+                hands,
+                board,
+                self,
+                rules,
+                auction,
+                bids,
+                bounties,
+                actor,
+                opener,
+                folded,
+                raises,
+                last_raise,
             ),
-        )  # fmt: skip
+        )
         return done._next_street()
 
     def _step(
@@ -505,17 +622,42 @@ class RoundState(NamedTuple):
         return _new_state(
             RoundState,
             (
-                button, street, pips, stacks, self.hands, self.board, self, self.rules,
-                auction, bids, self.bounties, actor, opener, folded, raises, last_raise,
+                button,
+                street,
+                pips,
+                stacks,
+                self.hands,
+                self.board,
+                self,
+                self.rules,
+                auction,
+                bids,
+                self.bounties,
+                actor,
+                opener,
+                folded,
+                raises,
+                last_raise,
             ),
-        )  # fmt: skip
+        )
 
     def _bid(self, active: int, amount: int) -> RoundState:
         """Auction Hold'em (heads-up): a sealed bid; the second one resolves the auction."""
         bids = (amount, self.bids[1]) if active == 0 else (self.bids[0], amount)
         if bids[1 - active] is None:
-            return self._step(self.button + 1, self.street, self.pips, self.stacks, True, bids,
-                              1 - active, self.opener, self.folded, self.raises, self.last_raise)
+            return self._step(
+                self.button + 1,
+                self.street,
+                self.pips,
+                self.stacks,
+                True,
+                bids,
+                1 - active,
+                self.opener,
+                self.folded,
+                self.raises,
+                self.last_raise,
+            )
         b0, b1 = bids
         assert b0 is not None and b1 is not None
         stacks = self.stacks
@@ -543,11 +685,24 @@ class RoundState(NamedTuple):
         return _new_state(
             RoundState,
             (
-                other, self.street, self.pips, self.stacks, hands, board, self, self.rules,
-                False, self.bids, self.bounties, other, self.opener, self.folded,
-                self.raises, self.last_raise,
+                other,
+                self.street,
+                self.pips,
+                self.stacks,
+                hands,
+                board,
+                self,
+                self.rules,
+                False,
+                self.bids,
+                self.bounties,
+                other,
+                self.opener,
+                self.folded,
+                self.raises,
+                self.last_raise,
             ),
-        )  # fmt: skip
+        )
 
     def board_with_deal(self, dealt: Cards) -> Cards:
         """The board on this street, from the dealt board cards in dealing order (the
@@ -567,8 +722,9 @@ class RoundState(NamedTuple):
         return (0, 1) if b0 == b1 else ((0,) if b0 > b1 else (1,))
 
     def _next_street(self) -> State:
-        (_, street, pips, stacks, hands, board, _, rules, _, bids, bounties,
-         _, _, folded, _, _) = self  # fmt: skip
+        (_, street, pips, stacks, hands, board, _, rules, _, bids, bounties, _, _, folded, _, _) = (
+            self
+        )
         zeros = _ZEROS[len(pips)]
         if rules.discard:  # Toss Hold'em, heads-up: 0, 2, 3 (SB discards first), 4, 5, 6
             if street == 6:
@@ -589,17 +745,29 @@ class RoundState(NamedTuple):
         return _new_state(
             RoundState,
             (
-                button, street, zeros, stacks, hands, board, self, rules,
-                street == 3 and rules.auction, bids, bounties, first, first, folded, 0, 0,
+                button,
+                street,
+                zeros,
+                stacks,
+                hands,
+                board,
+                self,
+                rules,
+                street == 3 and rules.auction,
+                bids,
+                bounties,
+                first,
+                first,
+                folded,
+                0,
+                0,
             ),
-        )  # fmt: skip
+        )
 
     def _run_out(self) -> bool:
         """ACPC (the caller checks ``not all_in_checks``): fewer than two seats can still bet,
         so the board runs out to the showdown."""
-        able = sum(
-            1 for seat, out in enumerate(self.folded) if not out and self.stacks[seat] > 0
-        )
+        able = sum(1 for seat, out in enumerate(self.folded) if not out and self.stacks[seat] > 0)
         return able < 2
 
     def _fold_win(self) -> TerminalState:
@@ -659,9 +827,7 @@ _Opening = tuple[
 _OPENINGS: dict[int, tuple[Rules, _Opening]] = {}
 #: The last entry used, which ``new_hand`` checks first (one identity test; a match asks
 #: for the same rules hand after hand).  Replaced whole, so a reader never sees it half set.
-_last_opening: tuple[Rules | None, _Opening] = (
-    None, ((), (), (), (), 0, ())
-)  # fmt: skip
+_last_opening: tuple[Rules | None, _Opening] = (None, ((), (), (), (), 0, ()))
 
 
 def _opening(rules: Rules) -> _Opening:

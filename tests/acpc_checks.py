@@ -79,7 +79,11 @@ def load(folder: Path) -> Golden:
 
 
 def live_match(
-    dealer_dir: Path, label: str, hands: int, seed: int, workdir: Path,
+    dealer_dir: Path,
+    label: str,
+    hands: int,
+    seed: int,
+    workdir: Path,
     last_seat: list[str] | None = None,
 ) -> Golden:
     """Play one match of the real dealer in ``dealer_dir`` through the recording relay of

@@ -73,9 +73,7 @@ def test_own_cards_seat_and_board_reach_the_bot() -> None:
     client, bot, _ = play_seat(golden, 0)
     game, state, seat = bot.new_rounds[0]
     assert seat == seat_of_position(0, 3) == 1
-    assert state.hands[seat] == tuple(
-        first.split(":")[4].split("|")[0][i : i + 2] for i in (0, 2)
-    )
+    assert state.hands[seat] == tuple(first.split(":")[4].split("|")[0][i : i + 2] for i in (0, 2))
     assert game == GameState(0, client.rules.game_clock, 1)
     # Every showdown's last state has the full board and every remaining seat's cards.
     for _, terminal, _ in bot.rounds_over:
@@ -268,10 +266,15 @@ def hands(
                 holes[seat] if seat == seats[position] or (final and not folded[seat]) else ()
                 for seat in seats
             )
-            result.append(MatchState(
-                position, 4, tuple(tuple(r) for r in rounds), cards,
-                tuple(tuple(board[a:b]) for a, b in cuts),
-            ))
+            result.append(
+                MatchState(
+                    position,
+                    4,
+                    tuple(tuple(r) for r in rounds),
+                    cards,
+                    tuple(tuple(board[a:b]) for a, b in cuts),
+                )
+            )
         assert shown == sum(len(c) for c in result[0].board)
         return tuple(result)
 

@@ -41,8 +41,16 @@ def test_kit_bot_plays_the_real_dealer(label: str, bot: str, tmp_path: Path) -> 
     pass every codec check, and the kit seat's replies and per-hand results, replayed
     through the client, are the dealer's."""
     command = [
-        sys.executable, "-c", KIT_BOT.format(root=str(ROOT)), bot,
-        "--protocol", "acpc", "--game", "GAME", "127.0.0.1", "PORT",
+        sys.executable,
+        "-c",
+        KIT_BOT.format(root=str(ROOT)),
+        bot,
+        "--protocol",
+        "acpc",
+        "--game",
+        "GAME",
+        "127.0.0.1",
+        "PORT",
     ]
     golden = live_match(Path(str(FOLDER)), label, HANDS, 23, tmp_path, last_seat=command)
     hands = check_all(golden)

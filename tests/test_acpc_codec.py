@@ -230,9 +230,7 @@ def match_states(draw: st.DrawFn, no_limit: bool | None = None) -> MatchState:
         st.just(RAISE) if limit else st.builds(AcpcAction, st.just("r"), st.integers(0, 10**7))
     )
     action = st.one_of(st.just(FOLD), st.just(CALL), raise_action)
-    betting = tuple(
-        tuple(draw(st.lists(action, max_size=8))) for _ in range(rounds)
-    )
+    betting = tuple(tuple(draw(st.lists(action, max_size=8))) for _ in range(rounds))
     cards = draw(st.permutations(DECK))
     holes = tuple(
         tuple(cards[2 * p : 2 * p + 2]) if draw(st.booleans()) else () for p in range(players)
@@ -267,7 +265,11 @@ def test_reply_round_trips(state: MatchState, total: int) -> None:
 def test_log_state_round_trips(state: MatchState, values: list[Decimal]) -> None:
     count = state.num_players
     log = LogState(
-        state.hand_number, state.betting, state.holes, state.board, tuple(values[:count]),
+        state.hand_number,
+        state.betting,
+        state.holes,
+        state.board,
+        tuple(values[:count]),
         tuple(f"p{n}" for n in range(count)),
     )
     line = format_log_state(log)
@@ -398,10 +400,7 @@ def test_bad_values_in_dataclasses() -> None:
 # --- untrusted text ---------------------------------------------------------------------------
 
 RECORDED = [
-    line
-    for label in LABELS
-    for seat in load(GOLDEN / label).seats
-    for _, line in seat[:40]
+    line for label in LABELS for seat in load(GOLDEN / label).seats for _, line in seat[:40]
 ]
 
 
@@ -413,9 +412,14 @@ def test_any_edit_of_a_recorded_line_parses_or_says_why(line: str, data: st.Data
     for at, text in edits:
         line = line[:at] + text + line[at + 1 :]
     readers = [
-        *(partial(reader, game=game) for reader in (parse_match_state, parse_reply)
-          for game in (None, LIMIT_2P, NOLIMIT_2P)),
-        parse_version, parse_action, parse_log_state,
+        *(
+            partial(reader, game=game)
+            for reader in (parse_match_state, parse_reply)
+            for game in (None, LIMIT_2P, NOLIMIT_2P)
+        ),
+        parse_version,
+        parse_action,
+        parse_log_state,
     ]
     for reader in readers:
         try:

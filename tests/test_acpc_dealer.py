@@ -49,15 +49,28 @@ def test_dealer_and_codec_agree_on_bad_replies(tmp_path: Path) -> None:
     game_file = "holdem.limit.2p.reverse_blinds.game"
     game = parse_gamedef((folder / game_file).read_text())
     dealer = subprocess.Popen(
-        [str(folder / "dealer"), "bad", str(folder / game_file), "2", "3", "kit", "chump",
-         "--start_timeout", "20000"],
-        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            str(folder / "dealer"),
+            "bad",
+            str(folder / game_file),
+            "2",
+            "3",
+            "kit",
+            "chump",
+            "--start_timeout",
+            "20000",
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     assert dealer.stdout is not None
     ports = [int(word) for word in dealer.stdout.readline().split()]
     chump = subprocess.Popen(
         [str(folder / "example_player"), str(folder / game_file), "127.0.0.1", str(ports[1])],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     sent: list[str] = []
     with socket.create_connection(("127.0.0.1", ports[0]), timeout=20) as sock:

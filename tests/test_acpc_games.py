@@ -84,11 +84,27 @@ def test_a_config_plays_a_game_file_and_limit_tables(tmp_path: Path) -> None:
 def test_a_three_seat_scrimmage_of_built_in_bots_writes_its_logs(tmp_path: Path) -> None:
     out = tmp_path / "out"
     run = subprocess.run(
-        [sys.executable, "-m", "local_runner.cli", "scrimmage", "builtin:random",
-         "builtin:raise", "builtin:checkcall", "--variant", "acpc-3pl", "--rounds", "60",
-         "--seed", "3", "--out", str(out)],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "local_runner.cli",
+            "scrimmage",
+            "builtin:random",
+            "builtin:raise",
+            "builtin:checkcall",
+            "--variant",
+            "acpc-3pl",
+            "--rounds",
+            "60",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["rounds"] == 60 and len(summary["players"]) == 3
@@ -106,10 +122,21 @@ def test_an_mit_wire_bot_directory_at_a_three_seat_table_is_refused_with_what_to
 ) -> None:
     skeleton = Path(__file__).resolve().parents[1] / "skeleton"
     run = subprocess.run(
-        [sys.executable, "-m", "local_runner.cli", "scrimmage", str(skeleton),
-         "--variant", "acpc-3pl", "--out", str(tmp_path / "out")],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "local_runner.cli",
+            "scrimmage",
+            str(skeleton),
+            "--variant",
+            "acpc-3pl",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 2
     assert "MIT wire protocol, which seats two players" in run.stderr
     assert '"protocol": "acpc"' in run.stderr and "startme.sh" in run.stderr
@@ -125,6 +152,7 @@ def test_the_chump_plays_every_acpc_game_and_folds_about_six_percent_facing_a_be
     from sdk.states import GameState, RoundState
 
     state = RoundState.new_hand(facing)  # the button faces the big blind
-    folds = sum(isinstance(bot.get_action(GameState(0, 1.0, 1), state, 0), FoldAction)
-                for _ in range(5000))  # fmt: skip
+    folds = sum(
+        isinstance(bot.get_action(GameState(0, 1.0, 1), state, 0), FoldAction) for _ in range(5000)
+    )
     assert 200 < folds < 420  # 6% of 5000 is 300

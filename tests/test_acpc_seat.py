@@ -37,7 +37,6 @@ ACPC_BOT = """
 """
 
 
-
 def acpc_bot(make_bot: MakeBot, name: str, source: str, startme: bool = True) -> Path:
     """A bot directory whose player.py speaks the ACPC wire."""
     directory = make_bot(name, source, startme=startme)
@@ -96,19 +95,25 @@ def test_the_protocol_key_of_commands_json_is_checked(tmp_path: Path) -> None:
     not os.environ.get("POKERBOTS_ACPC_DEALER"),
     reason="set POKERBOTS_ACPC_DEALER to the folder of a built ACPC dealer and example_player",
 )
-@pytest.mark.parametrize(("variant", "game"), [
-    ("acpc-2pl", "holdem.limit.2p.reverse_blinds.game"),
-    ("nolimit-server", "holdem.nolimit.2p.reverse_blinds.game"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("variant", "game"),
+    [
+        ("acpc-2pl", "holdem.limit.2p.reverse_blinds.game"),
+        ("nolimit-server", "holdem.nolimit.2p.reverse_blinds.game"),
+    ],
+)
 def test_the_real_example_player_plays_in_the_kit(tmp_path: Path, variant: str, game: str) -> None:
     build = Path(os.environ["POKERBOTS_ACPC_DEALER"])
     bot = tmp_path / "example_player"
     bot.mkdir()
     startme = bot / "startme.sh"
-    startme.write_text(textwrap.dedent(f"""\
+    startme.write_text(
+        textwrap.dedent(f"""\
         #!/bin/sh
-        exec "{build / 'example_player'}" "{build / game}" "$1" "$2"
-    """), encoding="utf-8")  # fmt: skip
+        exec "{build / "example_player"}" "{build / game}" "$1" "$2"
+    """),
+        encoding="utf-8",
+    )
     startme.chmod(startme.stat().st_mode | stat.S_IXUSR)
     if variant == "acpc-2pl":
         config = ScrimmageConfig(rules=Rules.for_variant(variant).replace(num_rounds=500), seed=1)
@@ -140,8 +145,11 @@ def test_an_mit_wire_bot_plays_an_acpc_game_where_the_board_runs_out(
     result = run_scrimmage(specs, ScrimmageConfig(rules=rules, seed=2), out)
     assert result.players[0].fault_counts == {}, (out / "mitbot.log").read_text()[-2000:]
     hands = [json.loads(line) for line in (out / "hands.jsonl").read_text().splitlines()]
-    run_outs = [h for h in hands if h["showdown"] and len(h["board"]) == 5
-                and all(a["street"] == 0 for a in h["actions"])]  # fmt: skip
+    run_outs = [
+        h
+        for h in hands
+        if h["showdown"] and len(h["board"]) == 5 and all(a["street"] == 0 for a in h["actions"])
+    ]
     assert run_outs, "no all-in before the flop in 300 hands of raise against raise"
 
 

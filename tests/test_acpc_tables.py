@@ -55,11 +55,28 @@ def test_pokerbots_scrimmage_plays_three_acpc_bots_over_sockets_with_logs_stats_
     started = acpc_bot(make_bot, "started", ACPC_BOT, startme=True)  # startme.sh HOST PORT
     out = tmp_path / "out"
     run = subprocess.run(
-        [sys.executable, "-m", "local_runner.cli", "scrimmage", str(listed), str(started),
-         "builtin:chump", "--variant", "acpc-3pl", "--rounds", "300", "--seed", "4",
-         "--out", str(out), "--plot"],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "local_runner.cli",
+            "scrimmage",
+            str(listed),
+            str(started),
+            "builtin:chump",
+            "--variant",
+            "acpc-3pl",
+            "--rounds",
+            "300",
+            "--seed",
+            "4",
+            "--out",
+            str(out),
+            "--plot",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["variant"] == "acpc-3pl" and summary["rounds"] == 300
@@ -99,8 +116,11 @@ def test_no_acpc_seat_is_sent_a_line_while_it_owes_a_reply(
     monkeypatch.setattr(AcpcSocketSeat, "tell", watched_tell)
     bots = [acpc_bot(make_bot, name, ACPC_BOT) for name in ("a", "b", "c")]
     rules = Rules.for_variant("acpc-3pl").replace(num_rounds=200)
-    result = run_scrimmage([BotSpec.parse(str(b)) for b in bots],
-                           ScrimmageConfig(rules=rules, seed=5), tmp_path / "out")  # fmt: skip
+    result = run_scrimmage(
+        [BotSpec.parse(str(b)) for b in bots],
+        ScrimmageConfig(rules=rules, seed=5),
+        tmp_path / "out",
+    )
     assert all(p.fault_counts == {} for p in result.players)
     assert len(writes) > 200 * 3  # every seat is told every hand's end, at least
     assert [write for write in writes if write[2]] == []
@@ -126,8 +146,9 @@ def test_a_mixed_table_plays_the_same_hands_as_an_all_mit_table(
     (mixed, mixed_hands), (mit, mit_hands) = results["mixed"], results["mit"]
     assert [p.bankroll for p in mixed.players] == [p.bankroll for p in mit.players]
     strip = [{k: v for k, v in h.items() if k not in ("actions", "players")} for h in mit_hands]
-    assert [{k: v for k, v in h.items() if k not in ("actions", "players")}
-            for h in mixed_hands] == strip  # fmt: skip
+    assert [
+        {k: v for k, v in h.items() if k not in ("actions", "players")} for h in mixed_hands
+    ] == strip
     moves = [[(a["seat"], a["action"]) for a in h["actions"]] for h in mit_hands]  # type: ignore[attr-defined]
     assert [[(a["seat"], a["action"]) for a in h["actions"]] for h in mixed_hands] == moves  # type: ignore[attr-defined]
     assert mixed.players[0].decisions == mit.players[0].decisions > 200
@@ -146,10 +167,13 @@ def test_two_real_example_players_and_a_kit_bot_play_three_handed_in_the_kit(
         bot = tmp_path / name
         bot.mkdir()
         startme = bot / "startme.sh"
-        startme.write_text(textwrap.dedent(f"""\
+        startme.write_text(
+            textwrap.dedent(f"""\
             #!/bin/sh
-            exec "{build / 'example_player'}" "{build / 'holdem.limit.3p.game'}" "$1" "$2"
-        """), encoding="utf-8")  # fmt: skip
+            exec "{build / "example_player"}" "{build / "holdem.limit.3p.game"}" "$1" "$2"
+        """),
+            encoding="utf-8",
+        )
         startme.chmod(startme.stat().st_mode | stat.S_IXUSR)
         players.append(bot)
     kit = acpc_bot(make_bot, "kit", ACPC_BOT)

@@ -52,8 +52,14 @@ def zip_info(name: str, mode: int) -> zipfile.ZipInfo:
     return info
 
 
-def tar_entry(name: str, data: bytes = b"", *, kind: bytes = tarfile.REGTYPE,
-              linkname: str = "", mode: int = 0o644) -> tuple[tarfile.TarInfo, bytes]:
+def tar_entry(
+    name: str,
+    data: bytes = b"",
+    *,
+    kind: bytes = tarfile.REGTYPE,
+    linkname: str = "",
+    mode: int = 0o644,
+) -> tuple[tarfile.TarInfo, bytes]:
     info = tarfile.TarInfo(name)
     info.type, info.linkname, info.mode = kind, linkname, mode
     info.size = len(data) if kind == tarfile.REGTYPE else 0
@@ -74,10 +80,10 @@ def patch_zip(path: Path, *, usize: int | None = None, flags: int | None = None)
     raw = bytearray(path.read_bytes())
     local, central = raw.index(b"PK\x03\x04"), raw.index(b"PK\x01\x02")
     if usize is not None:
-        raw[local + 22:local + 26] = struct.pack("<I", usize)
-        raw[central + 24:central + 28] = struct.pack("<I", usize)
+        raw[local + 22 : local + 26] = struct.pack("<I", usize)
+        raw[central + 24 : central + 28] = struct.pack("<I", usize)
     if flags is not None:
-        raw[central + 8:central + 10] = struct.pack("<H", flags)
+        raw[central + 8 : central + 10] = struct.pack("<H", flags)
     path.write_bytes(bytes(raw))
     return path
 
@@ -102,72 +108,167 @@ def canary(root: Path) -> Path:
 
 
 BAD: dict[str, Callable[[Path], Case]] = {
-    "zip_slip": lambda r: (_zip(r, "a.zip", [("../evil.txt", b"pwned")]), DEFAULT,
-                           "parent_path"),
-    "zip_slip_nested": lambda r: (_zip(r, "a.zip", [("bot/../../canary.txt", b"pwned")]),
-                                  DEFAULT, "parent_path"),
-    "zip_slip_backslash": lambda r: (_zip(r, "a.zip", [("..\\canary.txt", b"pwned")]), DEFAULT,
-                                     "parent_path"),
-    "zip_absolute": lambda r: (_zip(r, "a.zip", [(str(canary(r)), b"pwned")]), DEFAULT,
-                               "absolute_path"),
-    "zip_windows_drive": lambda r: (_zip(r, "a.zip", [("C:\\evil.txt", b"x")]), DEFAULT,
-                                    "absolute_path"),
-    "zip_leading_backslash": lambda r: (_zip(r, "a.zip", [("\\evil.txt", b"x")]), DEFAULT,
-                                        "absolute_path"),
-    "tar_absolute": lambda r: (_tgz(r, "a.tgz", [tar_entry(str(canary(r)), b"pwned")]),
-                               DEFAULT, "absolute_path"),
-    "tar_slip": lambda r: (_tgz(r, "a.tar.gz", [tar_entry("./../evil.txt", b"pwned")]),
-                           DEFAULT, "parent_path"),
-    "tar_symlink_etc_passwd": lambda r: (_tgz(r, "a.tgz", [
-        tar_entry("link", kind=tarfile.SYMTYPE, linkname="/etc/passwd")]), DEFAULT, "link_escape"),
-    "tar_symlink_parent": lambda r: (_tgz(r, "a.tgz", [
-        tar_entry("bot/link", kind=tarfile.SYMTYPE, linkname="../../x")]), DEFAULT, "link_escape"),
-    "tar_symlink_then_write": lambda r: (_tgz(r, "a.tgz", [
-        tar_entry("up", kind=tarfile.SYMTYPE, linkname=".."),
-        tar_entry("up/canary.txt", b"pwned")]), DEFAULT, "link_escape"),
-    "tar_write_beneath_inside_symlink": lambda r: (_tgz(r, "a.tgz", [
-        tar_entry("sub", kind=tarfile.DIRTYPE, mode=0o755),
-        tar_entry("alias", kind=tarfile.SYMTYPE, linkname="sub"),
-        tar_entry("alias/x.txt", b"x")]), DEFAULT, "link_escape"),
-    "tar_hardlink_absolute": lambda r: (_tgz(r, "a.tgz", [
-        tar_entry("hard", kind=tarfile.LNKTYPE, linkname=str(canary(r)))]), DEFAULT,
-        "link_escape"),
-    "tar_hardlink_parent": lambda r: (_tgz(r, "a.tgz", [
-        tar_entry("hard", kind=tarfile.LNKTYPE, linkname="../canary.txt")]), DEFAULT,
-        "link_escape"),
-    "tar_hardlink_missing": lambda r: (_tgz(r, "a.tgz", [
-        tar_entry("hard", kind=tarfile.LNKTYPE, linkname="nowhere.txt")]), DEFAULT,
-        "archive_format"),
-    "zip_symlink_escape": lambda r: (_zip(r, "a.zip", [
-        (zip_info("link", stat.S_IFLNK | 0o777), b"../canary.txt")]), DEFAULT, "link_escape"),
-    "tar_fifo": lambda r: (_tgz(r, "a.tgz", [tar_entry("pipe", kind=tarfile.FIFOTYPE)]),
-                           DEFAULT, "special_file"),
-    "tar_char_device": lambda r: (_tgz(r, "a.tar", [tar_entry("null", kind=tarfile.CHRTYPE)]),
-                                  DEFAULT, "special_file"),
-    "tar_block_device": lambda r: (_tgz(r, "a.tar", [tar_entry("sda", kind=tarfile.BLKTYPE)]),
-                                   DEFAULT, "special_file"),
-    "zip_fifo_mode": lambda r: (_zip(r, "a.zip", [(zip_info("pipe", stat.S_IFIFO | 0o644), b"")]),
-                                DEFAULT, "special_file"),
-    "zip_bomb_small_limit": lambda r: (_zip(r, "a.zip", [("zeros.bin", bytes(5 * MB))]),
-                                       ArchiveLimits(max_ratio=50), "compression_ratio"),
-    "tgz_bomb": lambda r: (_tgz(r, "a.tgz", [tar_entry("zeros.bin", bytes(5 * MB))]), DEFAULT,
-                           "compression_ratio"),
-    "too_many_files": lambda r: (_zip(r, "a.zip", [(f"f{i}.txt", b"x") for i in range(5)]),
-                                 SMALL, "too_many_files"),
-    "too_large_uncompressed": lambda r: (_zip(r, "a.zip", [("big.txt", b"x" * 200)]), SMALL,
-                                         "too_large_uncompressed"),
-    "tar_too_large_uncompressed": lambda r: (_tgz(r, "a.tgz", [tar_entry("big", b"x" * 200)]),
-                                             SMALL, "too_large_uncompressed"),
-    "too_large_compressed": lambda r: (_zip(r, "a.zip", [("a.txt", b"hello")]),
-                                       ArchiveLimits(max_compressed=10), "too_large_compressed"),
-    "duplicate_zip": lambda r: (_zip(r, "a.zip", [("a.txt", b"1"), ("a.txt", b"2")]), DEFAULT,
-                                "duplicate_member"),
-    "duplicate_tar_dot_slash": lambda r: (_tgz(r, "a.tgz", [
-        tar_entry("a.txt", b"1"), tar_entry("./a.txt", b"2")]), DEFAULT, "duplicate_member"),
-    "file_under_file": lambda r: (_zip(r, "a.zip", [("a", b"1"), ("a/b", b"2")]), DEFAULT,
-                                  "duplicate_member"),
-    "encrypted_zip": lambda r: (patch_zip(_zip(r, "a.zip", [("a.txt", b"x")]), flags=1),
-                                DEFAULT, "archive_format"),
+    "zip_slip": lambda r: (_zip(r, "a.zip", [("../evil.txt", b"pwned")]), DEFAULT, "parent_path"),
+    "zip_slip_nested": lambda r: (
+        _zip(r, "a.zip", [("bot/../../canary.txt", b"pwned")]),
+        DEFAULT,
+        "parent_path",
+    ),
+    "zip_slip_backslash": lambda r: (
+        _zip(r, "a.zip", [("..\\canary.txt", b"pwned")]),
+        DEFAULT,
+        "parent_path",
+    ),
+    "zip_absolute": lambda r: (
+        _zip(r, "a.zip", [(str(canary(r)), b"pwned")]),
+        DEFAULT,
+        "absolute_path",
+    ),
+    "zip_windows_drive": lambda r: (
+        _zip(r, "a.zip", [("C:\\evil.txt", b"x")]),
+        DEFAULT,
+        "absolute_path",
+    ),
+    "zip_leading_backslash": lambda r: (
+        _zip(r, "a.zip", [("\\evil.txt", b"x")]),
+        DEFAULT,
+        "absolute_path",
+    ),
+    "tar_absolute": lambda r: (
+        _tgz(r, "a.tgz", [tar_entry(str(canary(r)), b"pwned")]),
+        DEFAULT,
+        "absolute_path",
+    ),
+    "tar_slip": lambda r: (
+        _tgz(r, "a.tar.gz", [tar_entry("./../evil.txt", b"pwned")]),
+        DEFAULT,
+        "parent_path",
+    ),
+    "tar_symlink_etc_passwd": lambda r: (
+        _tgz(r, "a.tgz", [tar_entry("link", kind=tarfile.SYMTYPE, linkname="/etc/passwd")]),
+        DEFAULT,
+        "link_escape",
+    ),
+    "tar_symlink_parent": lambda r: (
+        _tgz(r, "a.tgz", [tar_entry("bot/link", kind=tarfile.SYMTYPE, linkname="../../x")]),
+        DEFAULT,
+        "link_escape",
+    ),
+    "tar_symlink_then_write": lambda r: (
+        _tgz(
+            r,
+            "a.tgz",
+            [
+                tar_entry("up", kind=tarfile.SYMTYPE, linkname=".."),
+                tar_entry("up/canary.txt", b"pwned"),
+            ],
+        ),
+        DEFAULT,
+        "link_escape",
+    ),
+    "tar_write_beneath_inside_symlink": lambda r: (
+        _tgz(
+            r,
+            "a.tgz",
+            [
+                tar_entry("sub", kind=tarfile.DIRTYPE, mode=0o755),
+                tar_entry("alias", kind=tarfile.SYMTYPE, linkname="sub"),
+                tar_entry("alias/x.txt", b"x"),
+            ],
+        ),
+        DEFAULT,
+        "link_escape",
+    ),
+    "tar_hardlink_absolute": lambda r: (
+        _tgz(r, "a.tgz", [tar_entry("hard", kind=tarfile.LNKTYPE, linkname=str(canary(r)))]),
+        DEFAULT,
+        "link_escape",
+    ),
+    "tar_hardlink_parent": lambda r: (
+        _tgz(r, "a.tgz", [tar_entry("hard", kind=tarfile.LNKTYPE, linkname="../canary.txt")]),
+        DEFAULT,
+        "link_escape",
+    ),
+    "tar_hardlink_missing": lambda r: (
+        _tgz(r, "a.tgz", [tar_entry("hard", kind=tarfile.LNKTYPE, linkname="nowhere.txt")]),
+        DEFAULT,
+        "archive_format",
+    ),
+    "zip_symlink_escape": lambda r: (
+        _zip(r, "a.zip", [(zip_info("link", stat.S_IFLNK | 0o777), b"../canary.txt")]),
+        DEFAULT,
+        "link_escape",
+    ),
+    "tar_fifo": lambda r: (
+        _tgz(r, "a.tgz", [tar_entry("pipe", kind=tarfile.FIFOTYPE)]),
+        DEFAULT,
+        "special_file",
+    ),
+    "tar_char_device": lambda r: (
+        _tgz(r, "a.tar", [tar_entry("null", kind=tarfile.CHRTYPE)]),
+        DEFAULT,
+        "special_file",
+    ),
+    "tar_block_device": lambda r: (
+        _tgz(r, "a.tar", [tar_entry("sda", kind=tarfile.BLKTYPE)]),
+        DEFAULT,
+        "special_file",
+    ),
+    "zip_fifo_mode": lambda r: (
+        _zip(r, "a.zip", [(zip_info("pipe", stat.S_IFIFO | 0o644), b"")]),
+        DEFAULT,
+        "special_file",
+    ),
+    "zip_bomb_small_limit": lambda r: (
+        _zip(r, "a.zip", [("zeros.bin", bytes(5 * MB))]),
+        ArchiveLimits(max_ratio=50),
+        "compression_ratio",
+    ),
+    "tgz_bomb": lambda r: (
+        _tgz(r, "a.tgz", [tar_entry("zeros.bin", bytes(5 * MB))]),
+        DEFAULT,
+        "compression_ratio",
+    ),
+    "too_many_files": lambda r: (
+        _zip(r, "a.zip", [(f"f{i}.txt", b"x") for i in range(5)]),
+        SMALL,
+        "too_many_files",
+    ),
+    "too_large_uncompressed": lambda r: (
+        _zip(r, "a.zip", [("big.txt", b"x" * 200)]),
+        SMALL,
+        "too_large_uncompressed",
+    ),
+    "tar_too_large_uncompressed": lambda r: (
+        _tgz(r, "a.tgz", [tar_entry("big", b"x" * 200)]),
+        SMALL,
+        "too_large_uncompressed",
+    ),
+    "too_large_compressed": lambda r: (
+        _zip(r, "a.zip", [("a.txt", b"hello")]),
+        ArchiveLimits(max_compressed=10),
+        "too_large_compressed",
+    ),
+    "duplicate_zip": lambda r: (
+        _zip(r, "a.zip", [("a.txt", b"1"), ("a.txt", b"2")]),
+        DEFAULT,
+        "duplicate_member",
+    ),
+    "duplicate_tar_dot_slash": lambda r: (
+        _tgz(r, "a.tgz", [tar_entry("a.txt", b"1"), tar_entry("./a.txt", b"2")]),
+        DEFAULT,
+        "duplicate_member",
+    ),
+    "file_under_file": lambda r: (
+        _zip(r, "a.zip", [("a", b"1"), ("a/b", b"2")]),
+        DEFAULT,
+        "duplicate_member",
+    ),
+    "encrypted_zip": lambda r: (
+        patch_zip(_zip(r, "a.zip", [("a.txt", b"x")]), flags=1),
+        DEFAULT,
+        "archive_format",
+    ),
 }
 
 
@@ -182,32 +283,68 @@ def _truncated(path: Path) -> Path:
     return path
 
 
-BAD.update({
-    "corrupt_zip": lambda r: (_write(r / "archives" / "a.zip", os.urandom(4096)), DEFAULT,
-                              "archive_format"),
-    "empty_zip_file": lambda r: (_write(r / "archives" / "a.jar", b""), DEFAULT, "archive_format"),
-    "truncated_zip": lambda r: (_truncated(_zip(r, "a.zip", [("a.bin", os.urandom(50_000))])),
-                                DEFAULT, "archive_format"),
-    "truncated_tgz": lambda r: (_truncated(_tgz(r, "a.tgz", [
-        tar_entry("a.bin", os.urandom(50_000)), tar_entry("b.bin", os.urandom(50_000))])),
-        DEFAULT, "archive_format"),
-    "garbage_tgz": lambda r: (_write(r / "archives" / "a.tgz", b"not gzip at all" * 100),
-                              DEFAULT, "archive_format"),
-})
+BAD.update(
+    {
+        "corrupt_zip": lambda r: (
+            _write(r / "archives" / "a.zip", os.urandom(4096)),
+            DEFAULT,
+            "archive_format",
+        ),
+        "empty_zip_file": lambda r: (
+            _write(r / "archives" / "a.jar", b""),
+            DEFAULT,
+            "archive_format",
+        ),
+        "truncated_zip": lambda r: (
+            _truncated(_zip(r, "a.zip", [("a.bin", os.urandom(50_000))])),
+            DEFAULT,
+            "archive_format",
+        ),
+        "truncated_tgz": lambda r: (
+            _truncated(
+                _tgz(
+                    r,
+                    "a.tgz",
+                    [
+                        tar_entry("a.bin", os.urandom(50_000)),
+                        tar_entry("b.bin", os.urandom(50_000)),
+                    ],
+                )
+            ),
+            DEFAULT,
+            "archive_format",
+        ),
+        "garbage_tgz": lambda r: (
+            _write(r / "archives" / "a.tgz", b"not gzip at all" * 100),
+            DEFAULT,
+            "archive_format",
+        ),
+    }
+)
 
 # Archives whose headers look fine but which extraction must refuse (and clean up).
 LATE: dict[str, Callable[[Path], Case]] = {
     # sub/a -> ".." stays inside, and so does b -> sub/a/../canary.txt lexically, but on
     # disk sub/a/.. is the parent of the destination.
-    "symlink_chain": lambda r: (_tgz(r, "a.tgz", [
-        tar_entry("sub/keep.txt", b"x"),
-        tar_entry("sub/a", kind=tarfile.SYMTYPE, linkname=".."),
-        tar_entry("b", kind=tarfile.SYMTYPE, linkname="sub/a/../canary.txt")]), DEFAULT,
-        "link_escape"),
+    "symlink_chain": lambda r: (
+        _tgz(
+            r,
+            "a.tgz",
+            [
+                tar_entry("sub/keep.txt", b"x"),
+                tar_entry("sub/a", kind=tarfile.SYMTYPE, linkname=".."),
+                tar_entry("b", kind=tarfile.SYMTYPE, linkname="sub/a/../canary.txt"),
+            ],
+        ),
+        DEFAULT,
+        "link_escape",
+    ),
     # the headers claim 10 bytes, the stored data holds 1000 (zipfile's CRC check trips)
-    "lying_zip_header": lambda r: (patch_zip(_zip(r, "a.zip", [
-        ("big.txt", b"A" * 1000), ("ok.txt", b"fine")]), usize=10), DEFAULT,
-        "archive_format"),
+    "lying_zip_header": lambda r: (
+        patch_zip(_zip(r, "a.zip", [("big.txt", b"A" * 1000), ("ok.txt", b"fine")]), usize=10),
+        DEFAULT,
+        "archive_format",
+    ),
 }
 
 
@@ -224,8 +361,12 @@ def snapshot(root: Path, exclude: Path) -> dict[str, tuple[int, int, int, bytes 
                 content = os.readlink(path)
             elif stat.S_ISREG(info.st_mode):
                 content = path.read_bytes()
-            result[str(path.relative_to(root))] = (info.st_mode, info.st_size, info.st_mtime_ns,
-                                                   content)
+            result[str(path.relative_to(root))] = (
+                info.st_mode,
+                info.st_size,
+                info.st_mtime_ns,
+                content,
+            )
     return result
 
 
@@ -291,19 +432,23 @@ def test_too_many_files_stops_reading_early(tmp_path: Path) -> None:
 
 
 def test_hardlink_copies_count_towards_the_size_limit(tmp_path: Path) -> None:
-    entries = [tar_entry("data", b"x" * 60), tar_entry("copy", kind=tarfile.LNKTYPE,
-                                                        linkname="data")]
+    entries = [
+        tar_entry("data", b"x" * 60),
+        tar_entry("copy", kind=tarfile.LNKTYPE, linkname="data"),
+    ]
     report = inspect_archive(make_tar(tmp_path / "a.tar", entries), SMALL)
     assert report.uncompressed_bytes == 120
     assert [p.check for p in report.problems] == ["too_large_uncompressed"]
 
 
-def test_byte_counting_guard_during_extraction(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_byte_counting_guard_during_extraction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Even if the archive library hands over more bytes than declared, nothing more is kept."""
     path = make_zip(tmp_path / "a.zip", [("a.txt", b"0123456789")])
-    monkeypatch.setattr(archive_module, "_open_member",
-                        lambda archive, member: io.BytesIO(b"x" * 10_000))
+    monkeypatch.setattr(
+        archive_module, "_open_member", lambda archive, member: io.BytesIO(b"x" * 10_000)
+    )
     destination = tmp_path / "dest"
     destination.mkdir()
     with pytest.raises(UnsafeArchiveError) as refused:
@@ -312,10 +457,18 @@ def test_byte_counting_guard_during_extraction(tmp_path: Path,
     assert list(destination.iterdir()) == []
 
 
-@pytest.mark.parametrize(("size", "limit", "expected"), [
-    (0, 0, 0), (5, 10, 5), (10, 10, 10), (11, 10, 11), (10_000, 10, 11),
-    (200_000, 150_000, 150_001), (150_000, 150_000, 150_000),
-])
+@pytest.mark.parametrize(
+    ("size", "limit", "expected"),
+    [
+        (0, 0, 0),
+        (5, 10, 5),
+        (10, 10, 10),
+        (11, 10, 11),
+        (10_000, 10, 11),
+        (200_000, 150_000, 150_001),
+        (150_000, 150_000, 150_000),
+    ],
+)
 def test_copy_limited(size: int, limit: int, expected: int) -> None:
     target = io.BytesIO()
     assert archive_module._copy_limited(io.BytesIO(b"y" * size), target, limit) == expected
@@ -339,16 +492,19 @@ def test_error_message_lists_problems(tmp_path: Path) -> None:
 
 def test_good_tgz_extracts_with_exec_bits(tmp_path: Path) -> None:
     script = b"#!/bin/sh\nexec python3 bot/main.py\n"
-    path = make_tar(tmp_path / "bot.tgz", [
-        tar_entry(".", kind=tarfile.DIRTYPE, mode=0o755),
-        tar_entry("./startme.sh", script, mode=0o755),
-        tar_entry("./bot", kind=tarfile.DIRTYPE, mode=0o700),
-        tar_entry("./bot/main.py", b"print('hi')\n", mode=0o600),
-        tar_entry("./bot/sticky", b"s", mode=0o755 | stat.S_ISVTX),
-        tar_entry("./bot/deep/er/x.txt", b"deep"),
-        tar_entry("./current", kind=tarfile.SYMTYPE, linkname="bot/main.py"),
-        tar_entry("./bot/copy.py", kind=tarfile.LNKTYPE, linkname="bot/main.py"),
-    ])
+    path = make_tar(
+        tmp_path / "bot.tgz",
+        [
+            tar_entry(".", kind=tarfile.DIRTYPE, mode=0o755),
+            tar_entry("./startme.sh", script, mode=0o755),
+            tar_entry("./bot", kind=tarfile.DIRTYPE, mode=0o700),
+            tar_entry("./bot/main.py", b"print('hi')\n", mode=0o600),
+            tar_entry("./bot/sticky", b"s", mode=0o755 | stat.S_ISVTX),
+            tar_entry("./bot/deep/er/x.txt", b"deep"),
+            tar_entry("./current", kind=tarfile.SYMTYPE, linkname="bot/main.py"),
+            tar_entry("./bot/copy.py", kind=tarfile.LNKTYPE, linkname="bot/main.py"),
+        ],
+    )
     destination = tmp_path / "dest"
     destination.mkdir()
     report = extract_archive(path, destination)
@@ -378,13 +534,16 @@ def test_plain_tar_and_inspection_writes_nothing(tmp_path: Path) -> None:
 
 
 def test_jar_extracts(tmp_path: Path) -> None:
-    path = make_zip(tmp_path / "bot.jar", [
-        ("META-INF/", b""),
-        ("META-INF/MANIFEST.MF", b"Manifest-Version: 1.0\nMain-Class: Bot\n"),
-        ("Bot.class", b"\xca\xfe\xba\xbe" + bytes(100)),
-        (zip_info("run.sh", stat.S_IFREG | 0o755), b"#!/bin/sh\n"),
-        (zip_info("here", stat.S_IFLNK | 0o777), b"Bot.class"),
-    ])
+    path = make_zip(
+        tmp_path / "bot.jar",
+        [
+            ("META-INF/", b""),
+            ("META-INF/MANIFEST.MF", b"Manifest-Version: 1.0\nMain-Class: Bot\n"),
+            ("Bot.class", b"\xca\xfe\xba\xbe" + bytes(100)),
+            (zip_info("run.sh", stat.S_IFREG | 0o755), b"#!/bin/sh\n"),
+            (zip_info("here", stat.S_IFLNK | 0o777), b"Bot.class"),
+        ],
+    )
     destination = tmp_path / "dest"
     destination.mkdir()
     report = extract_archive(path, destination)
@@ -407,10 +566,20 @@ def test_destination_must_be_empty(tmp_path: Path) -> None:
     assert [p.name for p in destination.iterdir()] == ["old.txt"]
 
 
-@pytest.mark.parametrize(("name", "kind"), [
-    ("bot.zip", "zip"), ("Bot.JAR", "zip"), ("bot.tar", "tar"), ("bot.tar.gz", "tar"),
-    ("bot.TGZ", "tar"), ("bot.gz", None), ("bot.rar", None), ("bot", None), ("zip", None),
-])
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("bot.zip", "zip"),
+        ("Bot.JAR", "zip"),
+        ("bot.tar", "tar"),
+        ("bot.tar.gz", "tar"),
+        ("bot.TGZ", "tar"),
+        ("bot.gz", None),
+        ("bot.rar", None),
+        ("bot", None),
+        ("zip", None),
+    ],
+)
 def test_archive_kind(name: str, kind: str | None) -> None:
     assert archive_kind(Path("some/dir") / name) == kind
 
@@ -458,8 +627,12 @@ def test_directory_problems(tmp_path: Path) -> None:
     os.mkfifo(bot / "pipe")
     report = inspect_directory(bot)
     found = sorted((p.check, p.member) for p in report.problems)
-    assert found == [("link_escape", "abs"), ("link_escape", "hop"), ("link_escape", "up"),
-                     ("special_file", "pipe")]
+    assert found == [
+        ("link_escape", "abs"),
+        ("link_escape", "hop"),
+        ("link_escape", "up"),
+        ("special_file", "pipe"),
+    ]
 
 
 def test_directory_limits(tmp_path: Path) -> None:
@@ -473,13 +646,16 @@ def test_directory_limits(tmp_path: Path) -> None:
     assert {p.check for p in inspect_directory(bot, big).problems} == {"too_large_uncompressed"}
 
 
-@pytest.mark.parametrize("entry, check", [
-    (tar_entry("bot/helper", b"#!", mode=0o4755), "setuid_file"),
-    (tar_entry("bot/helper", b"#!", mode=0o2711), "setuid_file"),
-    (tar_entry("bot/line\nbreak.txt", b"x"), "unsafe_name"),
-    (tar_entry("bot/esc\x1b[31m.txt", b"x"), "unsafe_name"),
-    (tar_entry("bot/dir\rname", kind=tarfile.DIRTYPE, mode=0o755), "unsafe_name"),
-])
+@pytest.mark.parametrize(
+    "entry, check",
+    [
+        (tar_entry("bot/helper", b"#!", mode=0o4755), "setuid_file"),
+        (tar_entry("bot/helper", b"#!", mode=0o2711), "setuid_file"),
+        (tar_entry("bot/line\nbreak.txt", b"x"), "unsafe_name"),
+        (tar_entry("bot/esc\x1b[31m.txt", b"x"), "unsafe_name"),
+        (tar_entry("bot/dir\rname", kind=tarfile.DIRTYPE, mode=0o755), "unsafe_name"),
+    ],
+)
 def test_setuid_files_and_control_characters_are_refused_before_writing(
     tmp_path: Path, entry: tuple[tarfile.TarInfo, bytes], check: str
 ) -> None:

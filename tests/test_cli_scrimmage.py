@@ -61,6 +61,7 @@ def test_the_same_seed_gives_the_same_match(tmp_path: Path) -> None:
     assert first.returncode == second.returncode == 0
     bankrolls = [[p["bankroll"] for p in json.loads(r.stdout)["players"]] for r in (first, second)]
     assert bankrolls[0] == bankrolls[1]
+
     def hands(run: str) -> list[dict[str, object]]:
         """The hands of a run without the reply times (which depend on the machine)."""
         records = [json.loads(line) for line in (tmp_path / run / "hands.jsonl").open()]
@@ -113,8 +114,9 @@ def test_a_bot_missing_a_module_is_told_which_interpreter_ran_it(tmp_path: Path)
     bot.mkdir()
     (bot / "player.py").write_text("import no_such_module_here\n", encoding="utf-8")
     (bot / "commands.json").write_text('{"build": [], "run": ["python3", "player.py"]}')
-    run = pokerbots("scrimmage", str(bot), "--rounds", "5", "--out", str(tmp_path / "out"),
-                    "--python", "kit")  # fmt: skip
+    run = pokerbots(
+        "scrimmage", str(bot), "--rounds", "5", "--out", str(tmp_path / "out"), "--python", "kit"
+    )
     assert run.returncode == 3
     assert "No module named 'no_such_module_here'" in run.stderr
     assert "The bot's python3 was the kit's own interpreter" in run.stderr
@@ -142,8 +144,9 @@ def test_reusing_out_replaces_the_previous_scrimmage_and_says_so(tmp_path: Path)
     first = pokerbots("scrimmage", "--rounds", "5", "--duplicate", "--out", str(out))
     assert first.returncode == 0, first.stderr
     assert (out / "half-1" / "skeleton.log").is_file()  # the skeleton is a real process
-    second = pokerbots("scrimmage", "builtin:random", "builtin:raise", "--rounds", "5",
-                       "--out", str(out))  # fmt: skip
+    second = pokerbots(
+        "scrimmage", "builtin:random", "builtin:raise", "--rounds", "5", "--out", str(out)
+    )
     assert second.returncode == 0, second.stderr
     assert f"Removed the previous scrimmage's files from {out}: " in second.stdout
     assert "half-1/" in second.stdout and "summary.json" in second.stdout
@@ -155,8 +158,9 @@ def test_reusing_out_replaces_the_previous_scrimmage_and_says_so(tmp_path: Path)
 
 def test_reusing_out_refuses_a_folder_with_other_files(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    first = pokerbots("scrimmage", "builtin:checkcall", "builtin:raise", "--rounds", "5",
-                      "--out", str(out))  # fmt: skip
+    first = pokerbots(
+        "scrimmage", "builtin:checkcall", "builtin:raise", "--rounds", "5", "--out", str(out)
+    )
     assert first.returncode == 0, first.stderr
     (out / "notes.txt").write_text("mine\n")
     before = sorted(path.name for path in out.iterdir())
@@ -172,8 +176,9 @@ def test_reusing_out_refuses_a_folder_with_other_files(tmp_path: Path) -> None:
 def test_out_may_be_an_empty_folder_but_not_a_file(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
-    run = pokerbots("scrimmage", "builtin:checkcall", "builtin:raise", "--rounds", "5",
-                    "--out", str(empty))  # fmt: skip
+    run = pokerbots(
+        "scrimmage", "builtin:checkcall", "builtin:raise", "--rounds", "5", "--out", str(empty)
+    )
     assert run.returncode == 0 and "Removed" not in run.stdout
     afile = tmp_path / "file"
     afile.write_text("x")

@@ -47,8 +47,13 @@ def on_a_terminal(*args: str, columns: int, cwd: Path = ROOT) -> tuple[int, str]
     env["TERM"] = "xterm"
     child = subprocess.Popen(
         [sys.executable, "-m", "local_runner.cli", *args],
-        cwd=cwd, env=env, stdin=follower, stdout=follower, stderr=follower, close_fds=True,
-    )  # fmt: skip
+        cwd=cwd,
+        env=env,
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        close_fds=True,
+    )
     os.close(follower)
     chunks: list[bytes] = []
     while True:
@@ -136,9 +141,18 @@ def test_a_scrimmage_off_a_terminal_prints_plain_progress_lines(
 
     monkeypatch.setattr(progress, "EVERY", 0.0)  # a line after every hand
     status = main(
-        ["scrimmage", "builtin:checkcall", "builtin:raise", "--rounds", "20", "--seed", "1",
-         "--out", str(tmp_path / "out")]
-    )  # fmt: skip
+        [
+            "scrimmage",
+            "builtin:checkcall",
+            "builtin:raise",
+            "--rounds",
+            "20",
+            "--seed",
+            "1",
+            "--out",
+            str(tmp_path / "out"),
+        ]
+    )
     assert status == 0
     lines = capsys.readouterr().out.splitlines()
     progress_lines = [line for line in lines if line.startswith("checkcall vs raise: ")]

@@ -75,8 +75,9 @@ def test_a_deterministic_directory_bot_against_itself_sums_to_zero_over_real_pro
 ) -> None:
     first, second = make_bot("alpha", CALLER), make_bot("beta", CALLER, startme=True)
     out = tmp_path / "out"
-    result = run_duplicate([BotSpec.parse(str(first)), BotSpec.parse(str(second))],
-                           config(150), out)
+    result = run_duplicate(
+        [BotSpec.parse(str(first)), BotSpec.parse(str(second))], config(150), out
+    )
     assert result.bankrolls == (0, 0)
     assert result.pair_deltas(0) == [0] * 150
     assert result.player(0, 0).bankroll == -result.player(1, 0).bankroll != 0
@@ -215,8 +216,19 @@ def pokerbots(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_duplicate_json_reports_both_halves_and_the_pairs(tmp_path: Path) -> None:
-    run = pokerbots("scrimmage", "builtin:checkcall", "builtin:checkcall", "--duplicate",
-                    "--rounds", "80", "--seed", "2", "--out", str(tmp_path), "--json")
+    run = pokerbots(
+        "scrimmage",
+        "builtin:checkcall",
+        "builtin:checkcall",
+        "--duplicate",
+        "--rounds",
+        "80",
+        "--seed",
+        "2",
+        "--out",
+        str(tmp_path),
+        "--json",
+    )
     assert run.returncode == 0, run.stderr
     summary = json.loads(run.stdout)
     assert summary["duplicate"] is True and summary["pairs"] == 80
@@ -228,20 +240,49 @@ def test_cli_duplicate_json_reports_both_halves_and_the_pairs(tmp_path: Path) ->
 
 
 def test_cli_duplicate_table_shows_halves_pairs_and_a_verdict(tmp_path: Path) -> None:
-    run = pokerbots("scrimmage", "builtin:random", "builtin:raise", "--duplicate",
-                    "--rounds", "200", "--seed", "2", "--out", str(tmp_path))
+    run = pokerbots(
+        "scrimmage",
+        "builtin:random",
+        "builtin:raise",
+        "--duplicate",
+        "--rounds",
+        "200",
+        "--seed",
+        "2",
+        "--out",
+        str(tmp_path),
+    )
     assert run.returncode == 0, run.stderr
     assert "half-1" in run.stdout and "half-2" in run.stdout and "hand pairs" in run.stdout
     assert "Verdict: raise is ahead of random: 95% CI excludes zero." in run.stdout
 
 
 def test_cli_scrimmage_reports_an_interval_and_a_verdict(tmp_path: Path) -> None:
-    run = pokerbots("scrimmage", "builtin:random", "builtin:raise", "--rounds", "200",
-                    "--seed", "8", "--out", str(tmp_path / "table"))
+    run = pokerbots(
+        "scrimmage",
+        "builtin:random",
+        "builtin:raise",
+        "--rounds",
+        "200",
+        "--seed",
+        "8",
+        "--out",
+        str(tmp_path / "table"),
+    )
     assert run.returncode == 0, run.stderr
     assert "95% CI" in run.stdout and "Verdict: raise is ahead of random" in run.stdout
-    run = pokerbots("scrimmage", "builtin:random", "builtin:raise", "--rounds", "200",
-                    "--seed", "8", "--out", str(tmp_path / "json"), "--json")
+    run = pokerbots(
+        "scrimmage",
+        "builtin:random",
+        "builtin:raise",
+        "--rounds",
+        "200",
+        "--seed",
+        "8",
+        "--out",
+        str(tmp_path / "json"),
+        "--json",
+    )
     summary = json.loads(run.stdout)
     logged = deltas_of(hands(tmp_path / "json" / "hands.jsonl"), "raise")
     expected = summarize(logged, big_blind=2)
@@ -254,7 +295,18 @@ def test_cli_scrimmage_reports_an_interval_and_a_verdict(tmp_path: Path) -> None
 
 def test_cli_plot_writes_a_bankroll_chart(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    run = pokerbots("scrimmage", "builtin:random", "builtin:raise", "--duplicate", "--plot",
-                    "--rounds", "50", "--seed", "1", "--out", str(tmp_path))
+    run = pokerbots(
+        "scrimmage",
+        "builtin:random",
+        "builtin:raise",
+        "--duplicate",
+        "--plot",
+        "--rounds",
+        "50",
+        "--seed",
+        "1",
+        "--out",
+        str(tmp_path),
+    )
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "bankroll.png").read_bytes().startswith(b"\x89PNG")

@@ -62,8 +62,10 @@ def test_every_bot_holds_every_seat_of_every_deal_twice_once_per_relative_order(
                 if seated[seat] == bot:
                     holders.append((seated[(seat + 1) % 3], seated[(seat + 2) % 3]))
             assert len(holders) == 2, (hand, bot, seat)
-            assert set(holders) == {tuple(b for b in range(3) if b != bot),
-                                    tuple(b for b in reversed(range(3)) if b != bot)}
+            assert set(holders) == {
+                tuple(b for b in range(3) if b != bot),
+                tuple(b for b in reversed(range(3)) if b != bot),
+            }
 
 
 @given(st.integers(min_value=1, max_value=10**9))
@@ -195,9 +197,7 @@ def test_the_summary_gives_each_bot_an_interval_over_deals(tmp_path: Path) -> No
         assert player["samples"] == 80 and player["hands"] == 480
         assert player["chips"] == result.bankrolls[bot] == sum(summary["players"][bot]["legs"])
         assert player["mbb_per_hand"]["low"] == pytest.approx(expected.mbb_per_hand.low, abs=1e-4)
-        assert player["mbb_per_hand"]["high"] == pytest.approx(
-            expected.mbb_per_hand.high, abs=1e-4
-        )
+        assert player["mbb_per_hand"]["high"] == pytest.approx(expected.mbb_per_hand.high, abs=1e-4)
 
 
 def test_a_table_short_of_a_bot_is_refused_with_a_sentence(tmp_path: Path) -> None:
@@ -217,12 +217,28 @@ def pokerbots(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_three_bot_duplicate_prints_legs_intervals_and_a_verdict(tmp_path: Path) -> None:
-    args = ["scrimmage", "builtin:random", "builtin:raise", "builtin:equity", "--variant",
-            "acpc-3pl", "--duplicate", "--rounds", "60", "--seed", "3"]  # fmt: skip
+    args = [
+        "scrimmage",
+        "builtin:random",
+        "builtin:raise",
+        "builtin:equity",
+        "--variant",
+        "acpc-3pl",
+        "--duplicate",
+        "--rounds",
+        "60",
+        "--seed",
+        "3",
+    ]
     run = pokerbots(*args, "--out", str(tmp_path / "table"))
     assert run.returncode == 0, run.stderr
-    for text in ("Legs: the same deals in every seating", "leg-6", "60 deals in 6 seatings",
-                 "over 60 deals of 6 hands", "Verdict: "):  # fmt: skip
+    for text in (
+        "Legs: the same deals in every seating",
+        "leg-6",
+        "60 deals in 6 seatings",
+        "over 60 deals of 6 hands",
+        "Verdict: ",
+    ):
         assert text in run.stdout, run.stdout
     data = pokerbots(*args, "--out", str(tmp_path / "json"), "--json")
     assert data.returncode == 0, data.stderr
@@ -236,13 +252,27 @@ def test_cli_three_bot_duplicate_prints_legs_intervals_and_a_verdict(tmp_path: P
 
 def test_cli_three_seat_duplicate_errors_are_sentences(tmp_path: Path) -> None:
     cases = [
-        (("builtin:random", "builtin:raise", "--variant", "acpc-3pl", "--duplicate"),
-         "seats 3 bots in every seating, but 2 were given; name 3"),
-        (("builtin:random", "builtin:raise", "builtin:raise", "builtin:raise", "--variant",
-          "acpc-3pl", "--duplicate"), "This game seats 3 bots; 4 were given."),
-        (("builtin:random", "builtin:raise", "builtin:raise", "--duplicate"),
-         "This game seats 2 bots; 3 were given. Choose a game for more with --variant"),
-    ]  # fmt: skip
+        (
+            ("builtin:random", "builtin:raise", "--variant", "acpc-3pl", "--duplicate"),
+            "seats 3 bots in every seating, but 2 were given; name 3",
+        ),
+        (
+            (
+                "builtin:random",
+                "builtin:raise",
+                "builtin:raise",
+                "builtin:raise",
+                "--variant",
+                "acpc-3pl",
+                "--duplicate",
+            ),
+            "This game seats 3 bots; 4 were given.",
+        ),
+        (
+            ("builtin:random", "builtin:raise", "builtin:raise", "--duplicate"),
+            "This game seats 2 bots; 3 were given. Choose a game for more with --variant",
+        ),
+    ]
     for args, message in cases:
         run = pokerbots("scrimmage", *args, "--rounds", "5", "--out", str(tmp_path / "x"))
         assert run.returncode == 2, run.stderr

@@ -40,49 +40,88 @@ HOLDEM = {"num_suits": 4, "num_ranks": 13, "num_hole_cards": 2, "num_board_cards
         (
             "holdem-limit-2p",
             GameDef(
-                betting="limit", num_players=2, num_rounds=4, stack=(NO_STACK_LIMIT,) * 2,
-                blind=(10, 5), raise_size=(10, 10, 20, 20), first_player=(2, 1, 1, 1),
-                max_raises=(3, 4, 4, 4), **HOLDEM,  # type: ignore[arg-type]
+                betting="limit",
+                num_players=2,
+                num_rounds=4,
+                stack=(NO_STACK_LIMIT,) * 2,
+                blind=(10, 5),
+                raise_size=(10, 10, 20, 20),
+                first_player=(2, 1, 1, 1),
+                max_raises=(3, 4, 4, 4),
+                **HOLDEM,  # type: ignore[arg-type]
             ),
         ),
         (
             "holdem-nolimit-2p",
             GameDef(
-                betting="nolimit", num_players=2, num_rounds=4, stack=(20000, 20000),
-                blind=(100, 50), raise_size=(0, 0, 0, 0), first_player=(2, 1, 1, 1),
-                max_raises=(UNLIMITED_RAISES,) * 4, **HOLDEM,  # type: ignore[arg-type]
+                betting="nolimit",
+                num_players=2,
+                num_rounds=4,
+                stack=(20000, 20000),
+                blind=(100, 50),
+                raise_size=(0, 0, 0, 0),
+                first_player=(2, 1, 1, 1),
+                max_raises=(UNLIMITED_RAISES,) * 4,
+                **HOLDEM,  # type: ignore[arg-type]
             ),
         ),
         (
             "holdem-limit-3p",
             GameDef(
-                betting="limit", num_players=3, num_rounds=4, stack=(NO_STACK_LIMIT,) * 3,
-                blind=(5, 10, 0), raise_size=(10, 10, 20, 20), first_player=(3, 1, 1, 1),
-                max_raises=(3, 4, 4, 4), **HOLDEM,  # type: ignore[arg-type]
+                betting="limit",
+                num_players=3,
+                num_rounds=4,
+                stack=(NO_STACK_LIMIT,) * 3,
+                blind=(5, 10, 0),
+                raise_size=(10, 10, 20, 20),
+                first_player=(3, 1, 1, 1),
+                max_raises=(3, 4, 4, 4),
+                **HOLDEM,  # type: ignore[arg-type]
             ),
         ),
         (
             "holdem-nolimit-3p",
             GameDef(
-                betting="nolimit", num_players=3, num_rounds=4, stack=(20000,) * 3,
-                blind=(50, 100, 0), raise_size=(0,) * 4, first_player=(3, 1, 1, 1),
-                max_raises=(UNLIMITED_RAISES,) * 4, **HOLDEM,  # type: ignore[arg-type]
+                betting="nolimit",
+                num_players=3,
+                num_rounds=4,
+                stack=(20000,) * 3,
+                blind=(50, 100, 0),
+                raise_size=(0,) * 4,
+                first_player=(3, 1, 1, 1),
+                max_raises=(UNLIMITED_RAISES,) * 4,
+                **HOLDEM,  # type: ignore[arg-type]
             ),
         ),
         (
             "holdem-nolimit-6p",
             GameDef(
-                betting="nolimit", num_players=6, num_rounds=4, stack=(20000,) * 6,
-                blind=(50, 100, 0, 0, 0, 0), raise_size=(0,) * 4, first_player=(3, 1, 1, 1),
-                max_raises=(UNLIMITED_RAISES,) * 4, **HOLDEM,  # type: ignore[arg-type]
+                betting="nolimit",
+                num_players=6,
+                num_rounds=4,
+                stack=(20000,) * 6,
+                blind=(50, 100, 0, 0, 0, 0),
+                raise_size=(0,) * 4,
+                first_player=(3, 1, 1, 1),
+                max_raises=(UNLIMITED_RAISES,) * 4,
+                **HOLDEM,  # type: ignore[arg-type]
             ),
         ),
         (
             "kuhn-limit-3p",
             GameDef(
-                betting="limit", num_players=3, num_rounds=1, stack=(NO_STACK_LIMIT,) * 3,
-                blind=(1, 1, 1), raise_size=(1,), first_player=(1,), max_raises=(1,),
-                num_suits=1, num_ranks=4, num_hole_cards=1, num_board_cards=(0,),
+                betting="limit",
+                num_players=3,
+                num_rounds=1,
+                stack=(NO_STACK_LIMIT,) * 3,
+                blind=(1, 1, 1),
+                raise_size=(1,),
+                first_player=(1,),
+                max_raises=(1,),
+                num_suits=1,
+                num_ranks=4,
+                num_hole_cards=1,
+                num_board_cards=(0,),
             ),
         ),
     ],
@@ -95,8 +134,13 @@ def test_fixtures_parse(name: str, expected: GameDef) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["holdem-limit-2p", "holdem-nolimit-2p", "holdem-limit-3p", "holdem-nolimit-3p",
-     "holdem-nolimit-6p"],
+    [
+        "holdem-limit-2p",
+        "holdem-nolimit-2p",
+        "holdem-limit-3p",
+        "holdem-nolimit-3p",
+        "holdem-nolimit-6p",
+    ],
 )
 def test_the_servers_holdem_games_are_playable(name: str) -> None:
     game = read(name)
@@ -141,7 +185,9 @@ def test_ring_blinds_must_be_small_big_then_zero() -> None:
 
 def test_presets_agree_with_the_servers_games_and_the_2009_rules() -> None:
     two_limit, two_nolimit, three_limit = (
-        ACPC_GAMES["acpc-2pl"], ACPC_GAMES["acpc-2pn"], ACPC_GAMES["acpc-3pl"],
+        ACPC_GAMES["acpc-2pl"],
+        ACPC_GAMES["acpc-2pn"],
+        ACPC_GAMES["acpc-3pl"],
     )
     # The limit games are exactly the server's example games.
     assert two_limit == read("holdem-limit-2p")
@@ -174,7 +220,8 @@ def test_the_dealers_defaults() -> None:
 
 def test_nothing_is_read_after_end_gamedef_and_comments_are_skipped() -> None:
     text = (
-        "# a comment first\n\n" + ACPC_GAMES["acpc-2pl"].to_text()
+        "# a comment first\n\n"
+        + ACPC_GAMES["acpc-2pl"].to_text()
         + "this line is not a parameter\n"
     )
     assert parse_gamedef(text) == ACPC_GAMES["acpc-2pl"]

@@ -24,20 +24,85 @@ BOTS = ["builtin:random", "builtin:raise", "builtin:checkcall"]
 
 #: name -> the command's arguments after ``pokerbots`` ({out} is the output directory).
 CASES: dict[str, list[str]] = {
-    "scrimmage": ["scrimmage", "builtin:random", "builtin:raise", "--rounds", "150",
-                  "--seed", "4", "--out", "{out}"],
-    "scrimmage-json": ["scrimmage", "builtin:random", "builtin:raise", "--rounds", "150",
-                       "--seed", "4", "--out", "{out}", "--json"],
-    "duplicate": ["scrimmage", "builtin:random", "builtin:raise", "--duplicate",
-                  "--rounds", "150", "--seed", "4", "--out", "{out}"],
-    "duplicate-json": ["scrimmage", "builtin:random", "builtin:raise", "--duplicate",
-                       "--rounds", "150", "--seed", "4", "--out", "{out}", "--json"],
-    "tournament": ["tournament", *BOTS, "--rounds", "80", "--matches", "2", "--seed", "6",
-                   "--workers", "1", "--out", "{out}"],
-    "tournament-duplicate-json": ["tournament", *BOTS, "--rounds", "60", "--matches", "1",
-                                  "--duplicate", "--seed", "6", "--workers", "1",
-                                  "--out", "{out}", "--json"],
-}  # fmt: skip
+    "scrimmage": [
+        "scrimmage",
+        "builtin:random",
+        "builtin:raise",
+        "--rounds",
+        "150",
+        "--seed",
+        "4",
+        "--out",
+        "{out}",
+    ],
+    "scrimmage-json": [
+        "scrimmage",
+        "builtin:random",
+        "builtin:raise",
+        "--rounds",
+        "150",
+        "--seed",
+        "4",
+        "--out",
+        "{out}",
+        "--json",
+    ],
+    "duplicate": [
+        "scrimmage",
+        "builtin:random",
+        "builtin:raise",
+        "--duplicate",
+        "--rounds",
+        "150",
+        "--seed",
+        "4",
+        "--out",
+        "{out}",
+    ],
+    "duplicate-json": [
+        "scrimmage",
+        "builtin:random",
+        "builtin:raise",
+        "--duplicate",
+        "--rounds",
+        "150",
+        "--seed",
+        "4",
+        "--out",
+        "{out}",
+        "--json",
+    ],
+    "tournament": [
+        "tournament",
+        *BOTS,
+        "--rounds",
+        "80",
+        "--matches",
+        "2",
+        "--seed",
+        "6",
+        "--workers",
+        "1",
+        "--out",
+        "{out}",
+    ],
+    "tournament-duplicate-json": [
+        "tournament",
+        *BOTS,
+        "--rounds",
+        "60",
+        "--matches",
+        "1",
+        "--duplicate",
+        "--seed",
+        "6",
+        "--workers",
+        "1",
+        "--out",
+        "{out}",
+        "--json",
+    ],
+}
 
 #: JSON keys whose values are measured, not computed: left out of the comparison.
 _MEASURED = {"wall_seconds", "time_used", "log_dir", "host", "peak_memory_bytes"}
@@ -62,8 +127,11 @@ def produce(name: str, out: Path) -> str:
     args = [arg.replace("{out}", str(out)) for arg in CASES[name]]
     run = subprocess.run(
         [sys.executable, "-m", "local_runner.cli", *args],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     if name.endswith("-json"):
         text = json.dumps(_scrub(json.loads(_mask(run.stdout, out))), indent=1) + "\n"

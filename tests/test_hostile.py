@@ -177,55 +177,126 @@ def opponent_clean(outcome: Outcome) -> None:
 
 
 CASES = [
-    Case("exit_at_start", {"never_connected": 1},
-         ("never_connected", 0, "exited before connecting (exit code 3)"), starts=False,
-         console="bot exit_at_start did not start (never_connected: exited before connecting "
-                 "(exit code 3))"),
-    Case("crash_mid_hand", {"crash": 1}, ("crash", 4, "exited (signal 9 (SIGKILL))"),
-         console="bot crash_mid_hand crashed in hand 4: exited (signal 9 (SIGKILL))"),
-    Case("never_connects", {"never_connected": 1},
-         ("never_connected", 0, "did not connect within 0.5 s"), starts=False,
-         config={"runner": {"connect_timeout": 0.5}}),
+    Case(
+        "exit_at_start",
+        {"never_connected": 1},
+        ("never_connected", 0, "exited before connecting (exit code 3)"),
+        starts=False,
+        console="bot exit_at_start did not start (never_connected: exited before connecting "
+        "(exit code 3))",
+    ),
+    Case(
+        "crash_mid_hand",
+        {"crash": 1},
+        ("crash", 4, "exited (signal 9 (SIGKILL))"),
+        console="bot crash_mid_hand crashed in hand 4: exited (signal 9 (SIGKILL))",
+    ),
+    Case(
+        "never_connects",
+        {"never_connected": 1},
+        ("never_connected", 0, "did not connect within 0.5 s"),
+        starts=False,
+        config={"runner": {"connect_timeout": 0.5}},
+    ),
     Case("silent", {"timeout": 1}, ("timeout", 1, "no reply within 1.000 s")),
-    Case("sleeps_once", {"timeout": 1}, ("timeout", 3, "no reply within 1.000 s"),
-         opponent="polite", env={"POLITE_DELAY": "0.03"},
-         check=kept_playing_after_hand_3),
-    Case("clock_exhaust", {"timeout": 1},
-         ("timeout", 1, "ran out of time: its game clock had"),
-         config={"rules": {"game_clock": 1.0}}, check=clock_ran_out),
-    Case("garbage", None, ("misformatted", 1, "'banana!' is not an action"),
-         kinds=frozenset({"misformatted"})),
-    Case("two_lines", None, ("misformatted", 1, "no message asked for"),
-         kinds=frozenset({"misformatted", "illegal"})),
-    Case("huge_line", {"misformatted": 1, "timeout": 1},
-         ("misformatted", 1, "sent a line longer than 65536 bytes")),
+    Case(
+        "sleeps_once",
+        {"timeout": 1},
+        ("timeout", 3, "no reply within 1.000 s"),
+        opponent="polite",
+        env={"POLITE_DELAY": "0.03"},
+        check=kept_playing_after_hand_3,
+    ),
+    Case(
+        "clock_exhaust",
+        {"timeout": 1},
+        ("timeout", 1, "ran out of time: its game clock had"),
+        config={"rules": {"game_clock": 1.0}},
+        check=clock_ran_out,
+    ),
+    Case(
+        "garbage",
+        None,
+        ("misformatted", 1, "'banana!' is not an action"),
+        kinds=frozenset({"misformatted"}),
+    ),
+    Case(
+        "two_lines",
+        None,
+        ("misformatted", 1, "no message asked for"),
+        kinds=frozenset({"misformatted", "illegal"}),
+    ),
+    Case(
+        "huge_line",
+        {"misformatted": 1, "timeout": 1},
+        ("misformatted", 1, "sent a line longer than 65536 bytes"),
+    ),
     Case("stdout_flood", {}, rounds=60, check=log_capped),
-    Case("memory_hog", {"crash": 1}, ("crash", 2, "exited (exit code 1)"),
-         check=memory_error_logged),
-    Case("orphan_children", {"crash": 1}, ("crash", 3, "exited (exit code 7)"),
-         check=pid_files_gone(["child-0.pid", "child-1.pid", "child-2.pid"])),
+    Case(
+        "memory_hog", {"crash": 1}, ("crash", 2, "exited (exit code 1)"), check=memory_error_logged
+    ),
+    Case(
+        "orphan_children",
+        {"crash": 1},
+        ("crash", 3, "exited (exit code 7)"),
+        check=pid_files_gone(["child-0.pid", "child-1.pid", "child-2.pid"]),
+    ),
     Case("double_fork", {}, check=pid_files_gone(["grandchild.pid"])),
     Case("clean_env_escape", {}, check=pid_files_gone(["grandchild.pid"])),
-    Case("close_and_linger", {"disconnected": 1},
-         ("disconnected", 3, "closed the connection while still running"),
-         console="bot close_and_linger disconnected in hand 3: closed the connection"),
+    Case(
+        "close_and_linger",
+        {"disconnected": 1},
+        ("disconnected", 3, "closed the connection while still running"),
+        console="bot close_and_linger disconnected in hand 3: closed the connection",
+    ),
     Case("ignores_sigterm", {}),
-    Case("illegal", None, ("illegal", 1, "attempted illegal Raise with amount 1000000"),
-         kinds=frozenset({"illegal"})),
-    Case("build_fails", {"build_failed": 1}, ("build_failed", 0, "build exited with status 2"),
-         starts=False),
-    Case("build_hangs", {"build_failed": 1}, ("build_failed", 0, "build timed out after 1.0 s"),
-         starts=False),
-    Case("cpu_spinner", {"crash": 1}, ("crash", 2, "exited (signal 24 (SIGXCPU))"),
-         config={"limits": {"cpu_seconds": 1}, "runner": {"reply_timeout": 5.0}}),
-    Case("hangs_then_dies", {"timeout": 1, "crash": 1},
-         ("timeout", 2, "no reply within 1.000 s"), rounds=40, opponent="polite",
-         env={"POLITE_DELAY": "0.02"}, check=crash_after_timeout),
-    Case("socket_flood", None, ("misformatted", 1, "no message asked for"),
-         kinds=frozenset({"misformatted", "illegal"})),
-    Case("crash_at_hand_end", {"crash": 1}, ("crash", 3, "exited (exit code 4)"),
-         opponent="polite", check=opponent_clean),
-]  # fmt: skip
+    Case(
+        "illegal",
+        None,
+        ("illegal", 1, "attempted illegal Raise with amount 1000000"),
+        kinds=frozenset({"illegal"}),
+    ),
+    Case(
+        "build_fails",
+        {"build_failed": 1},
+        ("build_failed", 0, "build exited with status 2"),
+        starts=False,
+    ),
+    Case(
+        "build_hangs",
+        {"build_failed": 1},
+        ("build_failed", 0, "build timed out after 1.0 s"),
+        starts=False,
+    ),
+    Case(
+        "cpu_spinner",
+        {"crash": 1},
+        ("crash", 2, "exited (signal 24 (SIGXCPU))"),
+        config={"limits": {"cpu_seconds": 1}, "runner": {"reply_timeout": 5.0}},
+    ),
+    Case(
+        "hangs_then_dies",
+        {"timeout": 1, "crash": 1},
+        ("timeout", 2, "no reply within 1.000 s"),
+        rounds=40,
+        opponent="polite",
+        env={"POLITE_DELAY": "0.02"},
+        check=crash_after_timeout,
+    ),
+    Case(
+        "socket_flood",
+        None,
+        ("misformatted", 1, "no message asked for"),
+        kinds=frozenset({"misformatted", "illegal"}),
+    ),
+    Case(
+        "crash_at_hand_end",
+        {"crash": 1},
+        ("crash", 3, "exited (exit code 4)"),
+        opponent="polite",
+        check=opponent_clean,
+    ),
+]
 
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -274,11 +345,14 @@ def write_config(path: Path, rounds: int, overrides: dict[str, dict[str, float]]
         "match": {"rounds": rounds, "seed": 7},
         "rules": {"game_clock": 30.0},
         "runner": {
-            "build_timeout": 1.0, "connect_timeout": 3.0, "reply_timeout": 1.0,
-            "log_limit": LOG_LIMIT, "quit_grace": 0.5,
+            "build_timeout": 1.0,
+            "connect_timeout": 3.0,
+            "reply_timeout": 1.0,
+            "log_limit": LOG_LIMIT,
+            "quit_grace": 0.5,
         },
         "limits": {"address_space": 512 * 2**20, "open_files": 256, "cpu_seconds": 0},
-    }  # fmt: skip
+    }
     for section, values in overrides.items():
         sections[section] = {**sections[section], **values}
     text = "".join(
@@ -302,8 +376,12 @@ def run_runner(
     rss_file = tmp_path / "runner-rss"
     done = subprocess.run(
         [sys.executable, "-c", RUNNER, str(rss_file), *args],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return done, int(rss_file.read_text()) * 1024
 
 
@@ -377,8 +455,11 @@ def test_hostile_bot(case: Case, tmp_path: Path) -> None:
         summary=json.loads((out / "summary.json").read_text()),
         hands=[json.loads(line) for line in (out / "hands.jsonl").read_text().splitlines()],
         gamelog=(out / "gamelog.txt").read_text(),
-        stdout=done.stdout, bot_dir=bot, out=out, seconds=seconds,
-    )  # fmt: skip
+        stdout=done.stdout,
+        bot_dir=bot,
+        out=out,
+        seconds=seconds,
+    )
     if not case.console:
         printed = json.loads(done.stdout)
         assert printed["players"] == outcome.summary["players"]
@@ -461,17 +542,31 @@ def interrupt_scrimmage(when: str, target: str, tmp_path: Path, *extra: str) -> 
     name = {"match": "sigint_watcher", "build": "build_hangs", "connect": "never_connects"}[when]
     bot = copy_bot(name, tmp_path)
     config = write_config(
-        tmp_path / "config.toml", 100_000,
+        tmp_path / "config.toml",
+        100_000,
         {"runner": {"build_timeout": 60.0, "connect_timeout": 60.0}},
-    )  # fmt: skip
+    )
     out = tmp_path / "out"
     runner = subprocess.Popen(
-        [*pokerbots_command(), "scrimmage", str(bot), "builtin:checkcall",
-         "--config", str(config), "--out", str(out), *extra],
-        cwd=tmp_path, env=runner_env(mark), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, start_new_session=True,  # the runner leads its own process group
+        [
+            *pokerbots_command(),
+            "scrimmage",
+            str(bot),
+            "builtin:checkcall",
+            "--config",
+            str(config),
+            "--out",
+            str(out),
+            *extra,
+        ],
+        cwd=tmp_path,
+        env=runner_env(mark),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # the runner leads its own process group
         preexec_fn=default_sigint,
-    )  # fmt: skip
+    )
     try:
         if when == "match":
             wait_for(lambda: progress(bot) >= 5, 30, "the bot to play five hands")
@@ -527,8 +622,9 @@ def test_processes_that_survive_sigkill_are_recorded(
     bot = copy_bot("polite", tmp_path)
     out = tmp_path / "out"
     config = ScrimmageConfig(rules=Rules().replace(num_rounds=5), seed=1)
-    result = run_scrimmage([BotSpec.parse(str(bot)), BotSpec.parse("builtin:checkcall")],
-                           config, out)  # fmt: skip
+    result = run_scrimmage(
+        [BotSpec.parse(str(bot)), BotSpec.parse("builtin:checkcall")], config, out
+    )
     player = json.loads((out / "summary.json").read_text())["players"][0]
     assert player["leftover_processes"] == [4242, 4343]
     assert player["fault_details"][-1] == {

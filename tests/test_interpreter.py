@@ -37,8 +37,10 @@ def fake_python(directory: Path, *, has_eval7: bool, extra_path: Path | None = N
 def test_kit_puts_the_kits_interpreter_first() -> None:
     choice = choose_python("kit")
     assert choice.executable == sys.executable
-    assert choice.bot_path("/usr/bin").split(os.pathsep) == [str(Path(sys.executable).parent),
-                                                            "/usr/bin"]  # fmt: skip
+    assert choice.bot_path("/usr/bin").split(os.pathsep) == [
+        str(Path(sys.executable).parent),
+        "/usr/bin",
+    ]
 
 
 def test_path_leaves_path_alone(tmp_path: Path) -> None:

@@ -31,13 +31,26 @@ ROUND_LINE = re.compile(r"^Round #(\d+), (\S+) \((-?\d+)\), (\S+) \((-?\d+)\)$")
 AWARD_LINE = re.compile(r"^(\S+)( \(swapped\))? awarded (-?\d+)$")
 FINAL_LINE = re.compile(r"^Final, (\S+) \((-?\d+)\), (\S+) \((-?\d+)\)$")
 HAND_KEYS = {
-    "hand", "players", "bankrolls_before", "hole_cards", "final_hands", "board", "bounties",
-    "actions", "swaps", "auction", "showdown", "deltas", "bounty_hits", "faults",
+    "hand",
+    "players",
+    "bankrolls_before",
+    "hole_cards",
+    "final_hands",
+    "board",
+    "bounties",
+    "actions",
+    "swaps",
+    "auction",
+    "showdown",
+    "deltas",
+    "bounty_hits",
+    "faults",
 }
 
 
-def play(tmp_path: Path, variant: str, bots: tuple[Bot, Bot] | None = None,
-         seed: int = 5) -> tuple[MatchResult, str, list[dict[str, Any]], dict[str, Any]]:
+def play(
+    tmp_path: Path, variant: str, bots: tuple[Bot, Bot] | None = None, seed: int = 5
+) -> tuple[MatchResult, str, list[dict[str, Any]], dict[str, Any]]:
     """Play a short match with logs; return the result, gamelog, hand objects and summary."""
     rules = Rules.for_variant(variant)
     first, second = bots or (RandomBot(1), RandomBot(2))
@@ -69,8 +82,13 @@ def example_record() -> HandRecord:
     record = HandRecord(1, ("A", "B"), (0, 0), dealt, (None, None))
     state = RoundState.new_hand(rules, dealt)
     board = ("2h", "9d", "Qs")
-    for seat, action in ((0, RaiseAction(6)), (1, CallAction()), (1, CheckAction()),
-                         (0, RaiseAction(8)), (1, FoldAction())):
+    for seat, action in (
+        (0, RaiseAction(6)),
+        (1, CallAction()),
+        (1, CheckAction()),
+        (0, RaiseAction(8)),
+        (1, FoldAction()),
+    ):
         record.events.append(ActionEvent(seat, action, state))
         after = state.proceed(action)
         if not isinstance(after, RoundState):
@@ -146,8 +164,13 @@ def test_logs_of_a_match(tmp_path: Path, variant: str) -> None:
         assert hand["players"] == [seat0, seat1]
         match = ROUND_LINE.match(lines[0])
         assert match is not None
-        assert match.groups() == (str(number), seat0, str(bankroll[seat0]), seat1,
-                                  str(bankroll[seat1]))
+        assert match.groups() == (
+            str(number),
+            seat0,
+            str(bankroll[seat0]),
+            seat1,
+            str(bankroll[seat1]),
+        )
         assert hand["bankrolls_before"] == [bankroll[seat0], bankroll[seat1]]
         assert f"{seat0} posts the blind of 1" in lines and f"{seat1} posts the blind of 2" in lines
         assert f"{seat0} dealt [{' '.join(hand['hole_cards'][0])}]" in lines
@@ -184,8 +207,9 @@ def test_swap_logs_show_hands(tmp_path: Path) -> None:
                 assert "'s hand:" not in lines[i + 1]
         # Check-call bots reach the river: the hands after the turn are the final hands.
         shown = [line for line in lines if "'s hand: [" in line]
-        assert shown[2:] == [f"{names[s]}'s hand: [{' '.join(hand['final_hands'][s])}]"
-                             for s in (0, 1)]
+        assert shown[2:] == [
+            f"{names[s]}'s hand: [{' '.join(hand['final_hands'][s])}]" for s in (0, 1)
+        ]
         assert len(shown) == 4
         swapped = {swap["seat"] for swap in hand["swaps"]}
         swaps_seen += len(hand["swaps"])
@@ -213,9 +237,11 @@ def test_auction_logs_show_bids(tmp_path: Path) -> None:
         assert lines[-1] == f"Players submitted bids of {b0} and {b1}"
         flops = [i for i, line in enumerate(lines) if line.startswith("Flop ")]
         assert len(flops) == 2
-        won = lines[flops[1] - len(hand["auction"]["winners"]):flops[1]]
-        assert won == [f"{names[s]} won the auction and was dealt [{hand['final_hands'][s][2]}]"
-                       for s in hand["auction"]["winners"]]
+        won = lines[flops[1] - len(hand["auction"]["winners"]) : flops[1]]
+        assert won == [
+            f"{names[s]} won the auction and was dealt [{hand['final_hands'][s][2]}]"
+            for s in hand["auction"]["winners"]
+        ]
     assert auctions > 0
 
 
@@ -227,8 +253,10 @@ def test_bounty_logs(tmp_path: Path) -> None:
         names, ranks = hand["players"], hand["bounties"]
         if lines[1].startswith("Bounties reset"):
             resets.append(number)
-            assert lines[1] == (f"Bounties reset to {ranks[0]} for player {names[0]} "
-                                f"and {ranks[1]} for player {names[1]}")
+            assert lines[1] == (
+                f"Bounties reset to {ranks[0]} for player {names[0]} "
+                f"and {ranks[1]} for player {names[1]}"
+            )
         for i, line in enumerate(lines):
             if line.startswith(("Flop ", "Turn ", "River ")):
                 assert lines[i + 1].startswith("Current stacks: ")
@@ -255,24 +283,30 @@ def test_faults_are_logged(tmp_path: Path) -> None:
     for lines, hand in zip(hand_blocks, hands, strict=True):
         seat = hand["players"].index("A")
         assert hand["faults"] and hand["faults"][0] == {
-            "seat": seat, "player": "A", "kind": "illegal",
-            "detail": "attempted illegal Raise with amount 1000000", "hand": hand["hand"],
+            "seat": seat,
+            "player": "A",
+            "kind": "illegal",
+            "detail": "attempted illegal Raise with amount 1000000",
+            "hand": hand["hand"],
         }
         logged = [line for line in lines if line.startswith("A attempted illegal")]
         assert logged == ["A attempted illegal Raise with amount 1000000"] * len(hand["faults"])
     assert summary["players"][0]["faults"]["illegal"] == sum(len(h["faults"]) for h in hands)
 
 
-@pytest.mark.parametrize(("kind", "detail", "line"), [
-    (FaultKind.ILLEGAL, "attempted illegal Call", "A attempted illegal Call"),
-    (FaultKind.MISFORMATTED, "response misformatted: 'X'", "A response misformatted: 'X'"),
-    (FaultKind.MISFORMATTED, "sent 2 line(s)", "A response misformatted: sent 2 line(s)"),
-    (FaultKind.TIMEOUT, "ran out of time", "A ran out of time"),
-    (FaultKind.TIMEOUT, "no reply within 10.000 s", "A timed out: no reply within 10.000 s"),
-    (FaultKind.DISCONNECTED, "", "A disconnected"),
-    (FaultKind.DISCONNECTED, "closed the connection", "A disconnected: closed the connection"),
-    (FaultKind.CRASH, "exited (signal 9 (SIGKILL))", "A crashed: exited (signal 9 (SIGKILL))"),
-])
+@pytest.mark.parametrize(
+    ("kind", "detail", "line"),
+    [
+        (FaultKind.ILLEGAL, "attempted illegal Call", "A attempted illegal Call"),
+        (FaultKind.MISFORMATTED, "response misformatted: 'X'", "A response misformatted: 'X'"),
+        (FaultKind.MISFORMATTED, "sent 2 line(s)", "A response misformatted: sent 2 line(s)"),
+        (FaultKind.TIMEOUT, "ran out of time", "A ran out of time"),
+        (FaultKind.TIMEOUT, "no reply within 10.000 s", "A timed out: no reply within 10.000 s"),
+        (FaultKind.DISCONNECTED, "", "A disconnected"),
+        (FaultKind.DISCONNECTED, "closed the connection", "A disconnected: closed the connection"),
+        (FaultKind.CRASH, "exited (signal 9 (SIGKILL))", "A crashed: exited (signal 9 (SIGKILL))"),
+    ],
+)
 def test_format_fault(kind: FaultKind, detail: str, line: str) -> None:
     assert format_fault("A", Fault(kind, 1, detail)) == line
 

@@ -25,17 +25,23 @@ from local_runner.submission.new import NewBotError, create_bot, readme_answers,
 from sdk.rules import Rules
 
 GAMES = ROOT / "tests" / "acpc_games"
-TEAM = {"team_name": "The Folding Chairs", "affiliation": "Example University",
-        "leader_name": "Grace Hopper", "leader_email": "grace@hopper.edu",
-        "members": "Grace Hopper <grace@hopper.edu>"}  # fmt: skip
+TEAM = {
+    "team_name": "The Folding Chairs",
+    "affiliation": "Example University",
+    "leader_name": "Grace Hopper",
+    "leader_email": "grace@hopper.edu",
+    "members": "Grace Hopper <grace@hopper.edu>",
+}
 
 
 @pytest.fixture(scope="module")
 def acpc_bots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """One new bot per ACPC game."""
     root = tmp_path_factory.mktemp("acpc-bots")
-    return {variant: create_bot(root / variant, {**TEAM, "variant": variant})
-            for variant in ("acpc-2pl", "acpc-2pn", "acpc-3pl")}  # fmt: skip
+    return {
+        variant: create_bot(root / variant, {**TEAM, "variant": variant})
+        for variant in ("acpc-2pl", "acpc-2pn", "acpc-3pl")
+    }
 
 
 @pytest.mark.parametrize("variant", ["acpc-2pl", "acpc-2pn", "acpc-3pl"])
@@ -44,12 +50,17 @@ def test_an_acpc_game_makes_a_bot_on_the_acpc_wire(
 ) -> None:
     bot = acpc_bots[variant]
     startme = (bot / "startme.sh").read_text(encoding="utf-8")
-    assert startme.splitlines()[-1] == \
-        'cd "$(dirname "$0")" && exec python3 player.py --protocol acpc "$@"'
+    assert (
+        startme.splitlines()[-1]
+        == 'cd "$(dirname "$0")" && exec python3 player.py --protocol acpc "$@"'
+    )
     assert (bot / "startme.sh").stat().st_mode & 0o777 == 0o755
     commands = json.loads((bot / "commands.json").read_text(encoding="utf-8"))
-    assert commands == {"build": [], "run": ["python3", "player.py", "--protocol", "acpc"],
-                        "protocol": "acpc"}
+    assert commands == {
+        "build": [],
+        "run": ["python3", "player.py", "--protocol", "acpc"],
+        "protocol": "acpc",
+    }
     assert not (bot / "README.txt").exists()
     metadata = parse_readme((bot / "README").read_text(encoding="utf-8"))
     assert (metadata.variant, metadata.profile, metadata.game) == (variant, "acpc", None)
@@ -61,8 +72,11 @@ def test_an_acpc_game_makes_a_bot_on_the_acpc_wire(
 def test_the_acpc_bots_own_tests_pass(acpc_bots: dict[str, Path], variant: str) -> None:
     completed = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
-        cwd=acpc_bots[variant], capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        cwd=acpc_bots[variant],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert completed.returncode == 0, completed.stdout[-3000:]
     assert "11 passed" in completed.stdout
 
@@ -95,12 +109,16 @@ def test_a_game_file_makes_a_bot_of_that_game(tmp_path: Path) -> None:
     assert (bot / game.name).read_text(encoding="ascii") == game.read_text(encoding="ascii")
     assert (bot / "startme.sh").read_text(encoding="utf-8").splitlines()[-1] == (
         'cd "$(dirname "$0")" && exec python3 player.py --protocol acpc --game '
-        'holdem-nolimit-2p.game "$@"')
+        'holdem-nolimit-2p.game "$@"'
+    )
     commands = json.loads((bot / "commands.json").read_text(encoding="utf-8"))
     assert commands["run"][-2:] == ["--game", "holdem-nolimit-2p.game"]
     metadata = parse_readme((bot / "README").read_text(encoding="utf-8"))
-    assert (metadata.variant, metadata.profile, metadata.game) == \
-        ("acpc-2pn", "acpc", "holdem-nolimit-2p.game")
+    assert (metadata.variant, metadata.profile, metadata.game) == (
+        "acpc-2pn",
+        "acpc",
+        "holdem-nolimit-2p.game",
+    )
     # --force keeps the game: nothing the template wrote has changed.
     changes = refresh_bot(bot)
     assert changes.added == () and changes.updated == () and changes.edited == ()
@@ -111,8 +129,9 @@ def test_a_game_file_that_no_template_bot_plays_is_refused(tmp_path: Path) -> No
     with pytest.raises(NewBotError, match="6-player nolimit game; the template's ACPC bots"):
         create_bot(tmp_path / "six", TEAM, game=GAMES / "holdem-nolimit-6p.game")
     with pytest.raises(NewBotError, match="of the shape of acpc-2pn, not acpc-2pl"):
-        create_bot(tmp_path / "clash", {"variant": "acpc-2pl"},
-                   game=GAMES / "holdem-nolimit-2p.game")
+        create_bot(
+            tmp_path / "clash", {"variant": "acpc-2pl"}, game=GAMES / "holdem-nolimit-2p.game"
+        )
     with pytest.raises(NewBotError, match="does not exist"):
         create_bot(tmp_path / "none", TEAM, game=GAMES / "missing.game")
     odd = tmp_path / "my game;rm.game"
@@ -124,15 +143,27 @@ def test_a_game_file_that_no_template_bot_plays_is_refused(tmp_path: Path) -> No
 
 def test_the_command_line_makes_a_bot_of_a_game_file(tmp_path: Path) -> None:
     completed = subprocess.run(
-        [sys.executable, "-m", "local_runner.cli", "new", "bot", "--no-input", "--game",
-         str(GAMES / "holdem-limit-3p.game")],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "local_runner.cli",
+            "new",
+            "bot",
+            "--no-input",
+            "--game",
+            str(GAMES / "holdem-limit-3p.game"),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert completed.returncode == 0, completed.stderr
     metadata = parse_readme((tmp_path / "bot" / "README").read_text(encoding="utf-8"))
     assert (metadata.variant, metadata.game) == ("acpc-3pl", "holdem-limit-3p.game")
-    assert "pokerbots scrimmage bot builtin:chump --game bot/holdem-limit-3p.game" in \
-        completed.stdout  # the next steps play the bot's own game
+    assert (
+        "pokerbots scrimmage bot builtin:chump --game bot/holdem-limit-3p.game" in completed.stdout
+    )  # the next steps play the bot's own game
 
 
 def test_an_acpc_bot_is_refused_in_an_mit_game_with_a_sentence(

@@ -20,10 +20,23 @@ from local_runner.validate import Status, ValidateOptions, validate
 STATIC = ValidateOptions(run_match=False)
 
 JUNK = [
-    "__pycache__/player.cpython-311.pyc", ".mypy_cache/3.11/x.json", ".pytest_cache/v/x",
-    ".ruff_cache/x", ".venv/bin/python", "venv/lib/x.py", "myenv/pyvenv.cfg", "myenv/lib/x.py",
-    ".git/HEAD", "bot.log", "logs/old.log", "runs/scrimmage-1/gamelog.txt", "build/pokerbot",
-    "dist/bot.whl", "bot.egg-info/PKG-INFO", "strategy.pyc", "lib/__pycache__/x.pyc",
+    "__pycache__/player.cpython-311.pyc",
+    ".mypy_cache/3.11/x.json",
+    ".pytest_cache/v/x",
+    ".ruff_cache/x",
+    ".venv/bin/python",
+    "venv/lib/x.py",
+    "myenv/pyvenv.cfg",
+    "myenv/lib/x.py",
+    ".git/HEAD",
+    "bot.log",
+    "logs/old.log",
+    "runs/scrimmage-1/gamelog.txt",
+    "build/pokerbot",
+    "dist/bot.whl",
+    "bot.egg-info/PKG-INFO",
+    "strategy.pyc",
+    "lib/__pycache__/x.pyc",
 ]
 KEPT = ["data/table.bin", "lib/helpers.py", "logs/README.md"]
 
@@ -51,8 +64,15 @@ def test_zip_leaves_out_junk_and_keeps_run_bits(tmp_path: Path) -> None:
         assert f"goodbot/{junk}" not in names, junk
     for top in ("__pycache__", ".git", ".venv", "venv", "myenv", "runs", "build", "dist"):
         assert f"goodbot/{top}/" not in names
-    for kept in [*KEPT, "startme.sh", "commands.json", "README.txt", "player.py", "sdk/states.py",
-                 "sdk/VENDORED.json"]:
+    for kept in [
+        *KEPT,
+        "startme.sh",
+        "commands.json",
+        "README.txt",
+        "player.py",
+        "sdk/states.py",
+        "sdk/VENDORED.json",
+    ]:
         assert f"goodbot/{kept}" in names, kept
     with zipfile.ZipFile(archive) as opened:
         startme = opened.getinfo("goodbot/startme.sh")
@@ -163,8 +183,9 @@ def test_cli_package_then_validate(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["package", str(bot), "--hands", "6"]) == 0
     out = capsys.readouterr().out
     assert "Wrote" in out and "Valid" in out
-    assert main(["package", str(bot), "-o", str(tmp_path / "b.zip"), "--static-only",
-                 "--json"]) == 0
+    assert (
+        main(["package", str(bot), "-o", str(tmp_path / "b.zip"), "--static-only", "--json"]) == 0
+    )
     captured = capsys.readouterr()
     assert json.loads(captured.out)["ok"] is True and "Wrote" in captured.err
     assert json.loads(captured.out)["stats"]["profile"] == "mit"

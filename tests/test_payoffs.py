@@ -201,10 +201,12 @@ def test_fractional_chop_bonus_rounds_by_the_hitters_seat(
 ) -> None:
     actions = [R(each), C, *CHECK_DOWN_FROM_FLOP]
     assert showdown(BOUNTY, actions, None, bounties_for((True, False))).deltas == (
-        seat0_wins, -seat0_wins
+        seat0_wins,
+        -seat0_wins,
     )
     assert showdown(BOUNTY, actions, None, bounties_for((False, True))).deltas == (
-        -seat1_wins, seat1_wins
+        -seat1_wins,
+        seat1_wins,
     )
 
 

@@ -72,7 +72,13 @@ class PokerKitHand:
         self.board = board
         self.burns = list(burns)
         self.state: Any = pokerkit.NoLimitTexasHoldem.create_state(
-            AUTOMATIONS, True, 0, BLINDS, BLINDS[1], (stack, stack), 2,
+            AUTOMATIONS,
+            True,
+            0,
+            BLINDS,
+            BLINDS[1],
+            (stack, stack),
+            2,
             mode=pokerkit.Mode.TOURNAMENT,
         )
         for player in (0, 1):
@@ -143,7 +149,9 @@ def amounts(low: int, high: int) -> st.SearchStrategy[int]:
 
 
 PASSIVE: dict[ActionType, Action] = {
-    FoldAction: FoldAction(), CallAction: CallAction(), CheckAction: CheckAction()
+    FoldAction: FoldAction(),
+    CallAction: CallAction(),
+    CheckAction: CheckAction(),
 }
 
 

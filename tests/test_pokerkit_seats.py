@@ -50,8 +50,14 @@ def pk_index(seat: int, seats: int) -> int:
 class PokerKitHand:
     """A PokerKit state with the same rules, stacks and cards, stepped alongside ours."""
 
-    def __init__(self, rules: Rules, stacks: Sequence[int], holes: Sequence[Cards],
-                 board: Cards, burns: list[str]) -> None:  # fmt: skip
+    def __init__(
+        self,
+        rules: Rules,
+        stacks: Sequence[int],
+        holes: Sequence[Cards],
+        board: Cards,
+        burns: list[str],
+    ) -> None:
         n = rules.seats
         self.n, self.board, self.burns = n, board, burns
         blinds = (rules.small_blind, rules.big_blind)
@@ -59,9 +65,15 @@ class PokerKitHand:
         pk_stacks = [stacks[(index + 1) % n] for index in range(n)]
         if rules.limit is None:
             self.state: Any = pokerkit.NoLimitTexasHoldem.create_state(
-                AUTOMATIONS, True, 0, blinds, rules.big_blind, pk_stacks, n,
+                AUTOMATIONS,
+                True,
+                0,
+                blinds,
+                rules.big_blind,
+                pk_stacks,
+                n,
                 mode=pokerkit.Mode.TOURNAMENT,
-            )  # fmt: skip
+            )
         else:
             small_bet, big_bet = rules.limit.raise_sizes[0], rules.limit.raise_sizes[2]
             game = pokerkit.FixedLimitTexasHoldem(

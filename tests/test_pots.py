@@ -114,9 +114,7 @@ def hands(draw: st.DrawFn) -> tuple[list[int], list[bool], list[int | None]]:
     contributions = draw(st.lists(st.integers(0, 60), min_size=seats, max_size=seats))
     folded = draw(st.lists(st.booleans(), min_size=seats, max_size=seats))
     folded[contributions.index(max(contributions))] = False
-    ranks: list[int | None] = [
-        None if out else draw(st.integers(0, 3)) for out in folded
-    ]
+    ranks: list[int | None] = [None if out else draw(st.integers(0, 3)) for out in folded]
     return contributions, folded, ranks
 
 

@@ -360,6 +360,8 @@ def test_orphans_reparented_to_a_subreaper_runner_are_reaped(tmp_path: Path) -> 
     done = subprocess.run(
         [PY, "-c", SUBREAPER_RUNNER, str(program.directory)],
         env={**os.environ, "PYTHONPATH": str(repo)},
-        capture_output=True, text=True, timeout=15,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=15,
+    )
     assert done.returncode == 0, done.stderr

@@ -71,8 +71,10 @@ def deals(draw: st.DrawFn, hole_cards: int = 2) -> Deal:
     ranks = (draw(st.sampled_from(RANKS)), draw(st.sampled_from(RANKS)))
     n = hole_cards
     return Deal(
-        (tuple(cards[:n]), tuple(cards[n : 2 * n])), tuple(cards[2 * n : 2 * n + 5]),
-        (cards[2 * n + 5], cards[2 * n + 6]), ranks,
+        (tuple(cards[:n]), tuple(cards[n : 2 * n])),
+        tuple(cards[2 * n : 2 * n + 5]),
+        (cards[2 * n + 5], cards[2 * n + 6]),
+        ranks,
     )
 
 
@@ -107,7 +109,9 @@ def amounts(low: int, high: int) -> st.SearchStrategy[int]:
 
 
 PASSIVE: dict[ActionType, Action] = {
-    FoldAction: FoldAction(), CallAction: CallAction(), CheckAction: CheckAction()
+    FoldAction: FoldAction(),
+    CallAction: CallAction(),
+    CheckAction: CheckAction(),
 }
 
 
@@ -265,9 +269,14 @@ def check_terminal(data: st.DataObject, end: TerminalState, deal: Deal) -> None:
         winner = data.draw(st.sampled_from([0, 1, None]), label="showdown winner")
         results.append(last.settle(winner))
         if bounty is None:
-            expected = (0, 0) if winner is None else (
-                (last.contributions[1], -last.contributions[1]) if winner == 0
-                else (-last.contributions[0], last.contributions[0])
+            expected = (
+                (0, 0)
+                if winner is None
+                else (
+                    (last.contributions[1], -last.contributions[1])
+                    if winner == 0
+                    else (-last.contributions[0], last.contributions[0])
+                )
             )
             assert results[-1].deltas == expected
     elif bounty is None:

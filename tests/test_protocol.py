@@ -263,7 +263,10 @@ EXCHANGE_2_5 = [
 ]
 
 ALL_EXCHANGES = {
-    "2.1": EXCHANGE_2_1, "2.2": EXCHANGE_2_2, "2.4": EXCHANGE_2_4, "2.5": EXCHANGE_2_5,
+    "2.1": EXCHANGE_2_1,
+    "2.2": EXCHANGE_2_2,
+    "2.4": EXCHANGE_2_4,
+    "2.5": EXCHANGE_2_5,
 }
 
 

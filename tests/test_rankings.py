@@ -211,8 +211,11 @@ def test_three_player_runoff_stops_at_three_and_ranks_them_by_their_match() -> N
     ]
     # Totals: A -25, B -20, C 15, D 30: bankroll ranks D first.
     assert [(e.rank, e.bot, e.bankroll, e.matches) for e in bankroll_ranking(outcomes)] == [
-        (1, "D", 30, 3), (2, "C", 15, 3), (3, "B", -20, 3), (4, "A", -25, 3),
-    ]  # fmt: skip
+        (1, "D", 30, 3),
+        (2, "C", 15, 3),
+        (3, "B", -20, 3),
+        (4, "A", -25, 3),
+    ]
     # A goes; only BCD has all its players still in: C 30, D 10, B -40.
     assert instant_runoff_ranking(outcomes, table=3) == [
         RankEntry(1, "C", 30, 1),
@@ -227,10 +230,17 @@ def test_three_player_runoff_counts_only_matches_whose_players_are_all_in() -> N
     # groups with E no longer count, so D, who beat E heavily, drops next.
     groups = ["ABC", "ABD", "ABE", "ACD", "ACE", "ADE", "BCD", "BCE", "BDE", "CDE"]
     chips = {
-        "ABC": (10, 0, -10), "ABD": (5, 5, -10), "ABE": (10, 10, -20), "ACD": (0, 10, -10),
-        "ACE": (10, 10, -20), "ADE": (0, 200, -200), "BCD": (0, 10, -10), "BCE": (10, 10, -20),
-        "BDE": (0, 200, -200), "CDE": (0, 200, -200),
-    }  # fmt: skip
+        "ABC": (10, 0, -10),
+        "ABD": (5, 5, -10),
+        "ABE": (10, 10, -20),
+        "ACD": (0, 10, -10),
+        "ACE": (10, 10, -20),
+        "ADE": (0, 200, -200),
+        "BCD": (0, 10, -10),
+        "BCE": (10, 10, -20),
+        "BDE": (0, 200, -200),
+        "CDE": (0, 200, -200),
+    }
     outcomes = [trio(group, *chips[group]) for group in groups]
     assert bankroll_ranking(outcomes)[0].bot == "D"  # the bankroll winner
     # Totals of all five: A 35, B 25, C 30, D 570, E -660: E goes.  Among A, B, C, D (the
@@ -283,6 +293,7 @@ def test_three_player_outcome_errors() -> None:
 
 def _runoff_before_tables(outcomes: list[MatchOutcome], bots: list[str]) -> list[RankEntry]:
     """The heads-up run-off as the kit computed it before 3-player tables (kept verbatim)."""
+
     def totals_of(among: set[str]) -> dict[str, tuple[int, int]]:
         totals = dict.fromkeys(sorted(among), (0, 0))
         for outcome in outcomes:
@@ -320,9 +331,7 @@ NAMES = ["A", "B", "C", "D", "E", "F"]
     ),
     st.integers(min_value=1, max_value=6),
 )
-def test_heads_up_runoff_is_unchanged(
-    games: list[tuple[str, str, int]], count: int
-) -> None:
+def test_heads_up_runoff_is_unchanged(games: list[tuple[str, str, int]], count: int) -> None:
     outcomes = [match(a, b, chips) for a, b, chips in games if a != b]
     bots = sorted({p for o in outcomes for p in o.players} | set(NAMES[:count]))
     assert instant_runoff_ranking(outcomes, bots) == _runoff_before_tables(outcomes, bots)

@@ -96,11 +96,23 @@ def test_the_command_line_says_how_to_install_bwrap(tmp_path: Path) -> None:
     empty.mkdir()
     bot = copy_bot("polite", tmp_path)
     done = subprocess.run(
-        [sys.executable, "-c", "import sys; from local_runner.cli import main; sys.exit(main())",
-         "scrimmage", str(bot), "--rounds", "5", "--out", str(tmp_path / "out"), "--sandbox"],
+        [
+            sys.executable,
+            "-c",
+            "import sys; from local_runner.cli import main; sys.exit(main())",
+            "scrimmage",
+            str(bot),
+            "--rounds",
+            "5",
+            "--out",
+            str(tmp_path / "out"),
+            "--sandbox",
+        ],
         env={**os.environ, "PATH": str(empty), "PYTHONPATH": str(ROOT), "COLUMNS": "300"},
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2, done.stderr
     assert "sudo apt-get install bubblewrap" in done.stderr
 
@@ -116,11 +128,27 @@ def test_a_normal_bot_plays_a_full_sandboxed_match_from_the_command_line(
     bot = copy_bot("polite", tmp_path)
     out = tmp_path / "out"
     done = subprocess.run(
-        [sys.executable, "-c", "import sys; from local_runner.cli import main; sys.exit(main())",
-         "scrimmage", str(bot), "builtin:random", "--rounds", "100", "--seed", "3",
-         "--out", str(out), "--sandbox", "--json"],
-        env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            "import sys; from local_runner.cli import main; sys.exit(main())",
+            "scrimmage",
+            str(bot),
+            "builtin:random",
+            "--rounds",
+            "100",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+            "--sandbox",
+            "--json",
+        ],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     summary = json.loads((out / "summary.json").read_text())
     assert summary["rounds"] == 100

@@ -25,8 +25,13 @@ def pokerbots(*args: str) -> subprocess.CompletedProcess[str]:
     env = {key: value for key, value in os.environ.items() if key != "COLUMNS"}
     return subprocess.run(
         [sys.executable, "-m", "local_runner.cli", *args],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
@@ -217,10 +222,16 @@ def test_force_asks_with_the_readme_answers_as_defaults(bot: Path) -> None:
     env = {key: value for key, value in os.environ.items() if key != "COLUMNS"}
     run = subprocess.run(
         [sys.executable, "-m", "local_runner.cli", "new", str(bot), "--force"],
-        cwd=ROOT, env=env, input="\n" * 20, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        cwd=ROOT,
+        env=env,
+        input="\n" * 20,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     assert "Team name [The Folding Chairs]: " in run.stdout
-    assert ("Target variant (nlhe/swap/auction/bounty/toss/acpc-2pl/acpc-2pn/acpc-3pl) "
-            "[auction]: ") in run.stdout
+    assert (
+        "Target variant (nlhe/swap/auction/bounty/toss/acpc-2pl/acpc-2pn/acpc-3pl) [auction]: "
+    ) in run.stdout
     assert snapshot(bot) == before  # every default kept: nothing to change

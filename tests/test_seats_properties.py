@@ -25,10 +25,15 @@ def tables(draw: st.DrawFn) -> Rules:
     stack = draw(st.one_of(st.integers(big, 8 * big), st.integers(big, 300 * big)))
     limit = draw(st.booleans())
     return Rules(
-        variant="custom", seats=seats, small_blind=big // 2, big_blind=big,
-        starting_stack=stack, limit=LimitRules() if limit else None,
-        all_in_checks=draw(st.booleans()), fold_always_legal=draw(st.booleans()),
-    )  # fmt: skip
+        variant="custom",
+        seats=seats,
+        small_blind=big // 2,
+        big_blind=big,
+        starting_stack=stack,
+        limit=LimitRules() if limit else None,
+        all_in_checks=draw(st.booleans()),
+        fold_always_legal=draw(st.booleans()),
+    )
 
 
 @settings(max_examples=400, deadline=None)

@@ -50,7 +50,12 @@ def same_decision(new: RoundState, ref: old.RoundState) -> None:
     assert new.active == ref.active == new.button % 2
     assert chain_length(new) == chain_length(ref)
     assert (new.button, new.street, new.pips, new.stacks, new.auction, new.bids) == (
-        ref.button, ref.street, ref.pips, ref.stacks, ref.auction, ref.bids
+        ref.button,
+        ref.street,
+        ref.pips,
+        ref.stacks,
+        ref.auction,
+        ref.bids,
     )
     legal = new.legal_actions()
     assert legal == ref.legal_actions()

@@ -44,11 +44,11 @@ from sdk.rules import Rules
 
 AWKWARD = {
     "bot_name": "zoe_bot-2",
-    "team_name": "The \"Folding\" Chairs' {{ 7*7 }} {% raw %}",
+    "team_name": 'The "Folding" Chairs\' {{ 7*7 }} {% raw %}',
     "affiliation": "Université de Montréal \\ École {% endraw %}",
     "leader_name": "Zoë Ñandú",
     "leader_email": "zoe.nandu@example.org",
-    "members": "Zoë Ñandú <zoe.nandu@example.org>;  Seán O'Brien \"Bob\" <sean@example.ie> ;",
+    "members": 'Zoë Ñandú <zoe.nandu@example.org>;  Seán O\'Brien "Bob" <sean@example.ie> ;',
     "city": "São Paulo",
     "region": "{{ cookiecutter.bot_name }}",
     "country": "Brasil; $(touch pwned) `id`",
@@ -57,18 +57,18 @@ AWKWARD = {
         "Second paragraph, a backslash \\n, quotes \" ' and ünïcödé.\r\n"
         "{{ cookiecutter._readme }}\n"
     ),
-    "references": "Zinkevich et al. (2007): \"Regret minimization\"; NIPS\n\n{{ 7*7 }}\n",
+    "references": 'Zinkevich et al. (2007): "Regret minimization"; NIPS\n\n{{ 7*7 }}\n',
     "variant": "bounty",
 }
 
 AWKWARD_METADATA = Metadata(
     bot_name="zoe_bot-2",
-    team_name="The \"Folding\" Chairs' {{ 7*7 }} {% raw %}",
+    team_name='The "Folding" Chairs\' {{ 7*7 }} {% raw %}',
     affiliation="Université de Montréal \\ École {% endraw %}",
     leader=Person("Zoë Ñandú", "zoe.nandu@example.org"),
     members=(
         Person("Zoë Ñandú", "zoe.nandu@example.org"),
-        Person("Seán O'Brien \"Bob\"", "sean@example.ie"),
+        Person('Seán O\'Brien "Bob"', "sean@example.ie"),
     ),
     location="São Paulo, {{ cookiecutter.bot_name }}, Brasil; $(touch pwned) `id`",
     variant="bounty",
@@ -77,7 +77,7 @@ AWKWARD_METADATA = Metadata(
         "Second paragraph, a backslash \\n, quotes \" ' and ünïcödé.\n"
         "{{ cookiecutter._readme }}"
     ),
-    references=("Zinkevich et al. (2007): \"Regret minimization\"; NIPS", "{{ 7*7 }}"),
+    references=('Zinkevich et al. (2007): "Regret minimization"; NIPS', "{{ 7*7 }}"),
     profile="mit",
 )
 
@@ -585,7 +585,10 @@ def test_the_template_holds_no_sdk_and_renders_no_user_text() -> None:
     # Cookiecutter renders public values as Jinja: only validated ones may be public (the
     # game file's name matches GAME_FILE_PATTERN: letters, digits, '.', '-', '_').
     assert {key for key in context if not key.startswith("_")} == {
-        "bot_name", "variant", "game_file"}
+        "bot_name",
+        "variant",
+        "game_file",
+    }
     startme = template / "{{cookiecutter.bot_name}}" / "startme.sh"
     assert startme.stat().st_mode & stat.S_IXUSR
 

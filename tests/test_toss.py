@@ -61,8 +61,9 @@ def test_the_preset_is_the_2026_game() -> None:
         ({"variant": "nlhe", "discard": True}, "are not 'nlhe'"),
     ],
 )
-def test_bad_discard_rules_are_refused_with_a_sentence(changes: dict[str, object],
-                                                       words: str) -> None:  # fmt: skip
+def test_bad_discard_rules_are_refused_with_a_sentence(
+    changes: dict[str, object], words: str
+) -> None:
     with pytest.raises(RulesError, match=words):
         TOSS.replace(**changes)
 
@@ -120,8 +121,16 @@ def test_the_best_five_of_eight_can_use_both_discards() -> None:
     # The small blind keeps As Ks; the big blind discards Qs and the small blind Js:
     # with Ts on the river the small blind has a royal flush made of both discards.
     hands = (("As", "Ks", "Js"), ("Qs", "2c", "2d"))
-    state = walk(RoundState.new_hand(TOSS, hands), C, K, ("Ts", "3h"), DiscardAction(0), K,
-                 DiscardAction(2), K)  # fmt: skip
+    state = walk(
+        RoundState.new_hand(TOSS, hands),
+        C,
+        K,
+        ("Ts", "3h"),
+        DiscardAction(0),
+        K,
+        DiscardAction(2),
+        K,
+    )
     assert state.board == ("Ts", "3h", "Qs", "Js")
     assert showdown_winner(state.hands, (*state.board, "7h", "2h")) == 0
     # Without a discard the five board cards (and three hole cards) would be another game.
@@ -129,8 +138,9 @@ def test_the_best_five_of_eight_can_use_both_discards() -> None:
 
 
 def test_a_fold_is_always_legal_when_betting_but_never_on_a_discard_turn() -> None:
-    state = walk(RoundState.new_hand(TOSS, [("2c", "3c", "4c"), ("5c", "6c", "7c")]),
-                 RaiseAction(400), C)  # fmt: skip
+    state = walk(
+        RoundState.new_hand(TOSS, [("2c", "3c", "4c"), ("5c", "6c", "7c")]), RaiseAction(400), C
+    )
     assert state.street == 2 and state.legal_actions() == {DiscardAction}
     assert not state.is_legal(FoldAction()) and state.default_action() == FoldAction()
     state = walk(state, ("Ah", "Kh"), DiscardAction(1), K, DiscardAction(2), K)
@@ -139,8 +149,9 @@ def test_a_fold_is_always_legal_when_betting_but_never_on_a_discard_turn() -> No
 
 
 def test_a_fold_for_a_missed_discard_ends_the_hand_as_a_fold() -> None:
-    state = walk(RoundState.new_hand(TOSS, [("2c", "3c", "4c"), ("5c", "6c", "7c")]),
-                 RaiseAction(6), C)  # fmt: skip
+    state = walk(
+        RoundState.new_hand(TOSS, [("2c", "3c", "4c"), ("5c", "6c", "7c")]), RaiseAction(6), C
+    )
     end = state.proceed(state.default_action())
     assert isinstance(end, TerminalState)
     assert end.folder == 1 and end.deltas == (6, -6)
@@ -170,8 +181,9 @@ def test_hole_cards_go_count_to_a_seat_in_seat_order(seats: int, count: int) -> 
 def test_the_same_deals_come_with_the_heads_up_dealing_shortcut_off(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    wanted = [(rules, seed, hand) for rules in (NLHE, TOSS) for seed in (1, 7) for hand in
-              range(1, 51)]  # fmt: skip
+    wanted = [
+        (rules, seed, hand) for rules in (NLHE, TOSS) for seed in (1, 7) for hand in range(1, 51)
+    ]
     fast = [deal_hand(*args) for args in wanted]
     monkeypatch.setattr(dealer, "_holes", dealt_in_order)
     assert [deal_hand(*args) for args in wanted] == fast
@@ -184,9 +196,17 @@ def test_the_2026_letters_depend_on_the_rules() -> None:
     line = "T59.990 P1 H8s,Qd,8c G C K B2d,Ts D0 O6d,Qs A-18"
     clauses = decode_message(line, TOSS)
     assert clauses == [
-        Clock(59.99), Position(1), HoleCards(("8s", "Qd", "8c")), RoundStart(), C, K,
-        Board(("2d", "Ts")), DiscardAction(0), OpponentHand(("6d", "Qs")), Delta(-18),
-    ]  # fmt: skip
+        Clock(59.99),
+        Position(1),
+        HoleCards(("8s", "Qd", "8c")),
+        RoundStart(),
+        C,
+        K,
+        Board(("2d", "Ts")),
+        DiscardAction(0),
+        OpponentHand(("6d", "Qs")),
+        Delta(-18),
+    ]
     assert encode_message(clauses, TOSS) == line
     assert decode_message("D0", NLHE) == [Delta(0)]  # the delta up to 2025
     assert decode_action("D2", TOSS) == DiscardAction(2)
@@ -237,8 +257,11 @@ def test_the_client_follows_the_real_engines_2026_exchange() -> None:
     # skeleton does): it still stands where it was asked.
     theirs = p0.round_state
     assert isinstance(theirs, RoundState)
-    assert (theirs.street, theirs.board, theirs.hands[0]) == (3, ("2d", "Ts", "8s"),
-                                                              ("Tc", "6d", "Qs"))  # fmt: skip
+    assert (theirs.street, theirs.board, theirs.hands[0]) == (
+        3,
+        ("2d", "Ts", "8s"),
+        ("Tc", "6d", "Qs"),
+    )
     p0.handle(decode_message("T59.970 D0 K B2d,Ts,8s,Tc K", TOSS))
     theirs = p0.round_state
     assert isinstance(theirs, RoundState) and theirs.hands[0] == ("6d", "Qs")
@@ -249,8 +272,10 @@ def test_a_bad_discard_index_is_an_illegal_fault_and_a_fold() -> None:
     from local_runner.engine.match import Match, MatchSettings
     from local_runner.engine.seats import InProcessSeat
 
-    seats = [InProcessSeat("bad", Discarding(index=5), TOSS),
-             InProcessSeat("good", Discarding(), TOSS)]  # fmt: skip
+    seats = [
+        InProcessSeat("bad", Discarding(index=5), TOSS),
+        InProcessSeat("good", Discarding(), TOSS),
+    ]
     result = Match(seats, TOSS, seed=1, settings=MatchSettings(enforce_clock=False)).play(4)
     bad, good = result.players
     assert bad.fault_counts == {FaultKind.ILLEGAL: 4}
@@ -265,8 +290,13 @@ def test_the_gamelog_uses_the_2026_wording() -> None:
     lines = format_hand(played.records[0], TOSS)
     text = "\n".join(lines)
     assert "B discards " in text and "A discards " in text
-    labels = [line.split(" [")[0] for line in lines if " [" in line and "," in line
-              and line.split(" [")[0] in {"Flop", "Discard 1", "Discard 2", "Turn", "River"}]
+    labels = [
+        line.split(" [")[0]
+        for line in lines
+        if " [" in line
+        and "," in line
+        and line.split(" [")[0] in {"Flop", "Discard 1", "Discard 2", "Turn", "River"}
+    ]
     assert labels == ["Flop", "Discard 1", "Discard 2", "Turn", "River"]
     assert sum(line.startswith("Current stacks: ") for line in lines) == 5
 
@@ -307,8 +337,7 @@ def test_a_toss_run_replays_with_its_discards_and_street_names(tmp_path: Path) -
 
     config = ScrimmageConfig(rules=TOSS.replace(num_rounds=40), seed=4)
     out = tmp_path / "run"
-    run_scrimmage([BotSpec.parse("builtin:checkcall"), BotSpec.parse("builtin:raise")],
-                  config, out)  # fmt: skip
+    run_scrimmage([BotSpec.parse("builtin:checkcall"), BotSpec.parse("builtin:raise")], config, out)
     run = open_run(out)
     text = "\n".join(line for hand in run.hands() for line in hand_lines(run, hand))
     assert "discards " in text and "-- discard 1: -" in text and "-- river: " in text

@@ -269,9 +269,10 @@ def test_a_bundle_carries_a_bot_directory_to_a_machine_without_it(
     (bot / "__pycache__" / "junk.pyc").write_bytes(b"junk")
     bundle = BotBundle.pack(bot)
     unpacked = bundle.unpack(tmp_path / "worker")
-    assert unpacked.name == "shipped" and (unpacked / "player.py").read_text() == (
-        bot / "player.py"
-    ).read_text()
+    assert (
+        unpacked.name == "shipped"
+        and (unpacked / "player.py").read_text() == (bot / "player.py").read_text()
+    )
     assert (unpacked / "sdk").is_dir() and not (unpacked / "sdk").is_symlink()
     assert (unpacked / "sdk" / "bot.py").is_file()
     assert os.access(unpacked / "startme.sh", os.X_OK)
@@ -292,15 +293,27 @@ def test_a_bundle_carries_a_bot_directory_to_a_machine_without_it(
 
 def pokerbots(*args: str, **options: Any) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "local_runner.cli", *args]
-    return subprocess.run(
-        command, cwd=ROOT, capture_output=True, text=True, timeout=300, **options
-    )
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, **options)
 
 
 def test_cli_json_gives_rankings_and_matches_and_plot_writes_charts(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    run = pokerbots("tournament", *BUILTINS, "--rounds", "100", "--matches", "1", "--seed", "3",
-                    "--workers", "2", "--out", str(tmp_path), "--json", "--plot")
+    run = pokerbots(
+        "tournament",
+        *BUILTINS,
+        "--rounds",
+        "100",
+        "--matches",
+        "1",
+        "--seed",
+        "3",
+        "--workers",
+        "2",
+        "--out",
+        str(tmp_path),
+        "--json",
+        "--plot",
+    )
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
     assert set(data["rankings"]) == {"bankroll", "instant_runoff"}
@@ -312,8 +325,20 @@ def test_cli_json_gives_rankings_and_matches_and_plot_writes_charts(tmp_path: Pa
 
 
 def test_cli_table_output_and_usage_errors(tmp_path: Path) -> None:
-    run = pokerbots("tournament", *BUILTINS, "--rounds", "60", "--matches", "1", "--seed", "3",
-                    "--workers", "1", "--out", str(tmp_path / "t"))
+    run = pokerbots(
+        "tournament",
+        *BUILTINS,
+        "--rounds",
+        "60",
+        "--matches",
+        "1",
+        "--seed",
+        "3",
+        "--workers",
+        "1",
+        "--out",
+        str(tmp_path / "t"),
+    )
     assert run.returncode == 0, run.stderr
     for text in ("Total bankroll", "Bankroll instant run-off", "Cross table", "95% CI"):
         assert text in run.stdout
@@ -322,8 +347,10 @@ def test_cli_table_output_and_usage_errors(tmp_path: Path) -> None:
         (("tournament", "--resume"), "--resume needs --out"),
         (("tournament", "--resume", "--out", str(tmp_path / "none")), "no tournament to resume"),
         (("tournament", *BUILTINS, "--out", str(tmp_path / "t")), "already holds a tournament"),
-        (("tournament", *BUILTINS, "--resume", "--out", str(tmp_path / "t"), "--rounds", "61"),
-         "differs in: rules.num_rounds"),
+        (
+            ("tournament", *BUILTINS, "--resume", "--out", str(tmp_path / "t"), "--rounds", "61"),
+            "differs in: rules.num_rounds",
+        ),
     ]
     for args, message in cases:
         failed = pokerbots(*args)
@@ -335,11 +362,26 @@ def test_a_killed_cli_tournament_resumes_without_replaying_a_finished_match(
     tmp_path: Path,
 ) -> None:
     out = tmp_path / "killed"
-    args = ["tournament", *BUILTINS, "--rounds", "1500", "--matches", "4", "--seed", "12",
-            "--workers", "1", "--out", str(out)]
+    args = [
+        "tournament",
+        *BUILTINS,
+        "--rounds",
+        "1500",
+        "--matches",
+        "4",
+        "--seed",
+        "12",
+        "--workers",
+        "1",
+        "--out",
+        str(out),
+    ]
     command = [sys.executable, "-m", "local_runner.cli", *args]
     process = subprocess.Popen(
-        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        command,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
     log = out / MATCHES_FILE
@@ -356,6 +398,7 @@ def test_a_killed_cli_tournament_resumes_without_replaying_a_finished_match(
     before = log.read_text().splitlines()
     assert 2 <= len(before) < 12, "the run should have been killed part way"
     finished = [json.loads(line)["id"] for line in before]
+
     def stamps() -> dict[str, int]:
         return {i: (out / "matches" / i / "summary.json").stat().st_mtime_ns for i in finished}
 

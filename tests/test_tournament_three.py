@@ -83,8 +83,11 @@ def test_the_plan_is_stored_as_format_2_and_read_back() -> None:
 
 
 def test_too_few_entrants_is_a_sentence() -> None:
-    with pytest.raises(UsageError, match=r"acpc-3pl needs at least 3 bots \(each match seats 3\); "
-                                         r"2 were given"):  # fmt: skip
+    with pytest.raises(
+        UsageError,
+        match=r"acpc-3pl needs at least 3 bots \(each match seats 3\); "
+        r"2 were given",
+    ):
         plan_tournament(FOUR[:2], config(10))
     with pytest.raises(UsageError, match="Each group of bots must play at least one match"):
         plan_tournament(FOUR, config(10), matches_per_pair=0)
@@ -92,10 +95,16 @@ def test_too_few_entrants_is_a_sentence() -> None:
 
 def test_a_three_player_match_line_reads_back() -> None:
     summary = MatchSummary(
-        "1-2-3-001", ("a", "b", "c"), 5, True, (3, -1, -2), 12,
-        (Moments.of([3]), Moments.of([-1]), Moments.of([-2])), ({}, {"timeout": 1}, {}),
+        "1-2-3-001",
+        ("a", "b", "c"),
+        5,
+        True,
+        (3, -1, -2),
+        12,
+        (Moments.of([3]), Moments.of([-1]), Moments.of([-2])),
+        ({}, {"timeout": 1}, {}),
         forfeits=(None, None, "never_connected: did not connect"),
-    )  # fmt: skip
+    )
     assert MatchSummary.from_dict(json.loads(json.dumps(summary.to_dict()))) == summary
     assert summary.hands_per_sample == 6
     line = summary.to_dict()
@@ -207,23 +216,45 @@ def pokerbots(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_three_seat_tournament_tables_json_and_errors(tmp_path: Path) -> None:
-    args = ["tournament", *FOUR, "--variant", "acpc-3pl", "--rounds", "20", "--matches", "1",
-            "--duplicate", "--seed", "2", "--workers", "2"]  # fmt: skip
+    args = [
+        "tournament",
+        *FOUR,
+        "--variant",
+        "acpc-3pl",
+        "--rounds",
+        "20",
+        "--matches",
+        "1",
+        "--duplicate",
+        "--seed",
+        "2",
+        "--workers",
+        "2",
+    ]
     run = pokerbots(*args, "--out", str(tmp_path / "t"))
     assert run.returncode == 0, run.stderr
-    for text in ("1 duplicate matches per group of three", "Total bankroll",
-                 "Bankroll instant run-off", "Groups: each bot's result at each table", "95% CI"):
-        assert text in run.stdout, run.stdout  # fmt: skip
+    for text in (
+        "1 duplicate matches per group of three",
+        "Total bankroll",
+        "Bankroll instant run-off",
+        "Groups: each bot's result at each table",
+        "95% CI",
+    ):
+        assert text in run.stdout, run.stdout
     assert "Cross table" not in run.stdout
     resumed = pokerbots("tournament", "--resume", "--out", str(tmp_path / "t"), "--json")
     assert resumed.returncode == 0, resumed.stderr
     data = json.loads(resumed.stdout)
     assert data["complete"] and len(data["matches"]) == 4 and data["variant"] == "acpc-3pl"
     assert {e["bot"] for e in data["rankings"]["instant_runoff"]} == {
-        "random", "raise", "checkcall", "equity"
+        "random",
+        "raise",
+        "checkcall",
+        "equity",
     }
-    failed = pokerbots("tournament", *FOUR[:2], "--variant", "acpc-3pl", "--out",
-                       str(tmp_path / "two"))  # fmt: skip
+    failed = pokerbots(
+        "tournament", *FOUR[:2], "--variant", "acpc-3pl", "--out", str(tmp_path / "two")
+    )
     assert failed.returncode == 2
     assert "needs at least 3 bots (each match seats 3); 2 were given" in failed.stderr
     assert "Traceback" not in failed.stderr

@@ -45,21 +45,32 @@ from sdk.rules import Rules
 ROOT = Path(__file__).resolve().parents[1]
 ADA = Person("Ada Lovelace", "ada@example.org")
 METADATA = Metadata(
-    bot_name="goodbot", team_name="The Folding Chairs", affiliation="Example University",
-    leader=ADA, members=(ADA, Person("Alan Turing", "alan@example.org")),
-    location="Cambridge, Massachusetts, USA", variant="nlhe",
+    bot_name="goodbot",
+    team_name="The Folding Chairs",
+    affiliation="Example University",
+    leader=ADA,
+    members=(ADA, Person("Alan Turing", "alan@example.org")),
+    location="Cambridge, Massachusetts, USA",
+    variant="nlhe",
     technique="Plays its made hand and sizes bets by strength.",
 )
 #: Metadata an ACPC entry may carry: no template placeholder, no example domain.
 ACPC_METADATA = Metadata(
-    bot_name="acpcbot", team_name="Hopper's Raisers", affiliation="Arlington Poker Lab",
+    bot_name="acpcbot",
+    team_name="Hopper's Raisers",
+    affiliation="Arlington Poker Lab",
     leader=Person("Grace Hopper", "grace@hopper-lab.edu"),
-    members=(Person("Grace Hopper", "grace@hopper-lab.edu"),
-             Person("Howard Aiken", "howard@hopper-lab.edu")),
-    location="Arlington, Virginia, USA", variant="nlhe",
+    members=(
+        Person("Grace Hopper", "grace@hopper-lab.edu"),
+        Person("Howard Aiken", "howard@hopper-lab.edu"),
+    ),
+    location="Arlington, Virginia, USA",
+    variant="nlhe",
     technique="Counterfactual regret minimisation on an abstraction of the game.",
-    references=("Zinkevich et al. (2007), Regret minimization in games with incomplete "
-                "information",), profile="acpc",
+    references=(
+        "Zinkevich et al. (2007), Regret minimization in games with incomplete information",
+    ),
+    profile="acpc",
 )
 STATIC = ValidateOptions(run_match=False)
 ACPC_STATIC = ValidateOptions(run_match=False, profile="acpc")
@@ -71,8 +82,12 @@ FAST = ValidateOptions(hands=10)
 def make_good_bot(parent: Path, name: str = "goodbot", vendored: bool = True) -> Path:
     """The skeleton, with a real sdk/ (vendored with its manifest) and a fresh README.txt."""
     bot = parent / name
-    shutil.copytree(ROOT / "skeleton", bot, symlinks=False,
-                    ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+    shutil.copytree(
+        ROOT / "skeleton",
+        bot,
+        symlinks=False,
+        ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"),
+    )
     if vendored:
         shutil.rmtree(bot / "sdk")
         vendor_sdk(bot / "sdk")
@@ -99,8 +114,9 @@ def set_commands(bot: Path, build: list[str], run: list[str] | None = None) -> P
     return bot
 
 
-def zip_directory(directory: Path, target: Path,
-                  extra: list[tuple[str, bytes]] | None = None) -> Path:
+def zip_directory(
+    directory: Path, target: Path, extra: list[tuple[str, bytes]] | None = None
+) -> Path:
     """Zip ``directory`` (as its own top-level folder) with Unix modes, plus ``extra`` members."""
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted(directory.rglob("*")):
@@ -114,8 +130,9 @@ def zip_directory(directory: Path, target: Path,
     return target
 
 
-def tar_directory(directory: Path, target: Path,
-                  extra: list[tarfile.TarInfo] | None = None) -> Path:
+def tar_directory(
+    directory: Path, target: Path, extra: list[tarfile.TarInfo] | None = None
+) -> Path:
     with tarfile.open(target, "w:gz") as archive:
         archive.add(directory, arcname=directory.name)
         for info in extra or []:
@@ -155,8 +172,12 @@ def snapshot(root: Path, skip: Path) -> dict[str, tuple[int, int, int, bytes]]:
             path = Path(directory, name)
             info = path.lstat()
             data = path.read_bytes() if path.is_file() and not path.is_symlink() else b""
-            entries[str(path.relative_to(root))] = (info.st_mode, info.st_size,
-                                                    info.st_mtime_ns, data)
+            entries[str(path.relative_to(root))] = (
+                info.st_mode,
+                info.st_size,
+                info.st_mtime_ns,
+                data,
+            )
     return entries
 
 
@@ -184,8 +205,11 @@ def test_good_bot_folder_passes_every_check(tmp_path: Path, private_tmp: Path) -
     assert names == ["safety", "sizes", *STATIC_CHECKS, *DYNAMIC_CHECKS]
     assert report.stats["kind"] == "directory" and report.stats["compressed_bytes"] is None
     assert report.stats["matches"][0] == {
-        "opponent": "builtin:random", "hands": 10,
-        "bankroll": report.stats["matches"][0]["bankroll"], "faults": {}}
+        "opponent": "builtin:random",
+        "hands": 10,
+        "bankroll": report.stats["matches"][0]["bankroll"],
+        "faults": {},
+    }
     assert report.stats["matches"][1]["hands"] == 5
     assert report.stats["decisions"] > 0 and report.stats["peak_memory_bytes"] > 0
     assert "per decision" in report["reply_times"].message
@@ -302,8 +326,9 @@ def test_a_symlink_inside_a_folder_is_kept_and_absolute_ones_point_into_the_copy
 # --------------------------------------------------------------------------- static checks
 
 
-def startme_bot(tmp_path: Path, content: bytes, mode: int = 0o755,
-                keep_commands: bool = True) -> Path:
+def startme_bot(
+    tmp_path: Path, content: bytes, mode: int = 0o755, keep_commands: bool = True
+) -> Path:
     bot = make_good_bot(tmp_path)
     (bot / "startme.sh").write_bytes(content)
     (bot / "startme.sh").chmod(mode)
@@ -322,11 +347,14 @@ def acpc_startme_bot(tmp_path: Path, content: bytes, mode: int = 0o755) -> Path:
     return bot
 
 
-@pytest.mark.parametrize("content, mode, check, hint", [
-    (GOOD_STARTME.replace(b"\n", b"\r\n"), 0o755, "startme_line_endings", "dos2unix"),
-    (GOOD_STARTME, 0o644, "startme_executable", "chmod 755"),
-    (GOOD_STARTME.split(b"\n", 1)[1], 0o755, "startme_shebang", "#!/bin/sh"),
-])
+@pytest.mark.parametrize(
+    "content, mode, check, hint",
+    [
+        (GOOD_STARTME.replace(b"\n", b"\r\n"), 0o755, "startme_line_endings", "dos2unix"),
+        (GOOD_STARTME, 0o644, "startme_executable", "chmod 755"),
+        (GOOD_STARTME.split(b"\n", 1)[1], 0o755, "startme_shebang", "#!/bin/sh"),
+    ],
+)
 def test_a_broken_startme_fails_for_acpc_and_warns_beside_commands_json_for_mit(
     tmp_path: Path, content: bytes, mode: int, check: str, hint: str
 ) -> None:
@@ -370,21 +398,28 @@ def test_a_startme_only_bot_plays(tmp_path: Path) -> None:
 def test_paths_into_the_authors_machine(tmp_path: Path) -> None:
     bot = set_commands(make_good_bot(tmp_path), [], ["/home/ada/venv/bin/python", "player.py"])
     (bot / "startme.sh").write_bytes(
-        b"#!/bin/sh\n# /home/ada is fine in a comment\ncd /Users/ada/bot && python3 player.py\n")
+        b"#!/bin/sh\n# /home/ada is fine in a comment\ncd /Users/ada/bot && python3 player.py\n"
+    )
     report = validate(bot, STATIC)
     assert failed(report) == {"machine_paths"}
     assert "startme.sh:3" in report["machine_paths"].message
     assert "commands.json:1" in report["machine_paths"].message
 
 
-@pytest.mark.parametrize("old, new, expected", [
-    ("Location: Arlington, Virginia, USA\n", "", "Location"),
-    ("Affiliation: Arlington Poker Lab", "Affiliation:", "Affiliation"),
-    ("howard@hopper-lab.edu", "howard-at-hopper-lab", "e-mail"),
-    ("Team leader: Grace Hopper <grace@hopper-lab.edu>", "Team leader: Grace Hopper", "e-mail"),
-    ("  Counterfactual regret minimisation on an abstraction of the game.\n", "",
-     "Technique summary"),
-])
+@pytest.mark.parametrize(
+    "old, new, expected",
+    [
+        ("Location: Arlington, Virginia, USA\n", "", "Location"),
+        ("Affiliation: Arlington Poker Lab", "Affiliation:", "Affiliation"),
+        ("howard@hopper-lab.edu", "howard-at-hopper-lab", "e-mail"),
+        ("Team leader: Grace Hopper <grace@hopper-lab.edu>", "Team leader: Grace Hopper", "e-mail"),
+        (
+            "  Counterfactual regret minimisation on an abstraction of the game.\n",
+            "",
+            "Technique summary",
+        ),
+    ],
+)
 def test_acpc_metadata_must_be_complete_and_mit_only_warns(
     tmp_path: Path, old: str, new: str, expected: str
 ) -> None:
@@ -409,13 +444,16 @@ def test_no_readme(tmp_path: Path) -> None:
     assert mit["readme"].status is Status.WARN and "README.txt" in mit["readme"].message
 
 
-@pytest.mark.parametrize("content, expected", [
-    ('{"build": [], "run": ["python3", "player.py"]', "not valid JSON"),
-    ('{"build": "make", "run": ["python3", "player.py"]}', "list of strings"),
-    ('{"build": [], "run": ["python3", 3]}', "not a string"),
-    ('{"run": ["python3", "player.py"]}', '"build"'),
-    ('["python3", "player.py"]', "JSON object"),
-])
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        ('{"build": [], "run": ["python3", "player.py"]', "not valid JSON"),
+        ('{"build": "make", "run": ["python3", "player.py"]}', "list of strings"),
+        ('{"build": [], "run": ["python3", 3]}', "not a string"),
+        ('{"run": ["python3", "player.py"]}', '"build"'),
+        ('["python3", "player.py"]', "JSON object"),
+    ],
+)
 def test_malformed_commands_json(tmp_path: Path, content: str, expected: str) -> None:
     bot = make_good_bot(tmp_path)
     (bot / "commands.json").write_text(content)
@@ -534,7 +572,9 @@ def test_a_bot_that_crashes_on_start_shows_its_error(tmp_path: Path) -> None:
 
 
 def test_a_bot_that_plays_illegally(tmp_path: Path) -> None:
-    bot = set_player(make_good_bot(tmp_path), """
+    bot = set_player(
+        make_good_bot(tmp_path),
+        """
         from sdk import Bot, RaiseAction, parse_args, run_bot
 
         class Player(Bot):
@@ -542,14 +582,17 @@ def test_a_bot_that_plays_illegally(tmp_path: Path) -> None:
                 return RaiseAction(10**6)
 
         run_bot(Player(), parse_args())
-    """)
+    """,
+    )
     report = validate(bot, FAST)
     assert failed(report) == {"smoke_match"}
     assert "illegal" in report["smoke_match"].message and "hand 1" in report["smoke_match"].message
 
 
 def test_a_bot_that_times_out(tmp_path: Path) -> None:
-    bot = set_player(make_good_bot(tmp_path), """
+    bot = set_player(
+        make_good_bot(tmp_path),
+        """
         import time
         from sdk import Bot, CallAction, CheckAction, parse_args, run_bot
 
@@ -560,7 +603,8 @@ def test_a_bot_that_times_out(tmp_path: Path) -> None:
                 return CheckAction() if CheckAction in round_state.legal_actions() else CallAction()
 
         run_bot(Player(), parse_args())
-    """)
+    """,
+    )
     report = validate(bot, ValidateOptions(hands=4, reply_timeout=0.3))
     assert "reply_times" in failed(report) and "smoke_match" in failed(report)
     assert "0.3 s or more" in report["reply_times"].message
@@ -582,7 +626,9 @@ def _sleepers(marker: str) -> list[int]:
 
 def test_a_detached_child_left_behind_fails_cleanup_and_is_ended(tmp_path: Path) -> None:
     marker = f"1000.{os.getpid()}{time.monotonic_ns() % 10**6}"
-    bot = set_player(make_good_bot(tmp_path), f"""
+    bot = set_player(
+        make_good_bot(tmp_path),
+        f"""
         import os, subprocess
         from sdk import Bot, CallAction, CheckAction, parse_args, run_bot
 
@@ -598,7 +644,8 @@ def test_a_detached_child_left_behind_fails_cleanup_and_is_ended(tmp_path: Path)
                 return CheckAction() if CheckAction in round_state.legal_actions() else CallAction()
 
         run_bot(Player(), parse_args())
-    """)
+    """,
+    )
     try:
         # The grace is short here; the CLI's is 10 s (test_the_cli_gives_a_bot_10_s_to_exit).
         report = validate(bot, ValidateOptions(hands=10, linger_grace=0.5))
@@ -630,11 +677,21 @@ def test_the_leftover_detector_finds_a_real_process(tmp_path: Path) -> None:
     assert check_cleanup(directory).status is Status.PASS
 
 
-def smoke(reply_times: list[float], time_used: float, hands: int = 100,
-          peak: int | None = None, faults: dict[FaultKind, int] | None = None) -> SmokeMatch:
-    player = PlayerResult("submission", time_used=time_used, reply_times=reply_times,
-                          peak_memory_bytes=peak, fault_counts=faults or {},
-                          first_faults=[Fault(kind, 3, "detail") for kind in faults or {}])
+def smoke(
+    reply_times: list[float],
+    time_used: float,
+    hands: int = 100,
+    peak: int | None = None,
+    faults: dict[FaultKind, int] | None = None,
+) -> SmokeMatch:
+    player = PlayerResult(
+        "submission",
+        time_used=time_used,
+        reply_times=reply_times,
+        peak_memory_bytes=peak,
+        fault_counts=faults or {},
+        first_faults=[Fault(kind, 3, "detail") for kind in faults or {}],
+    )
     result = MatchResult(Rules(), 1, hands, (player, PlayerResult("random")))
     return SmokeMatch("builtin:random", result, Path("/nonexistent.log"))
 
@@ -653,7 +710,8 @@ def test_reply_times_are_judged_by_what_happened() -> None:
     assert "projected 30.50 ± 1.15 s of the 30 s clock" in budgeting.message
     assert "--rounds 1000" in budgeting.hint
     ran_out = check_reply_times(
-        [smoke([0.001] * 300, 30.0, faults={FaultKind.TIMEOUT: 1})], rules, options)
+        [smoke([0.001] * 300, 30.0, faults={FaultKind.TIMEOUT: 1})], rules, options
+    )
     assert ran_out.status is Status.FAIL and "ran out of clock" in ran_out.message
     one_long = check_reply_times([smoke([0.001] * 299 + [10.0], 10.3)], rules, options)
     assert one_long.status is Status.FAIL and "10 s or more" in one_long.message
@@ -692,13 +750,18 @@ def test_usage_errors(tmp_path: Path) -> None:
 
 
 def test_format_bytes() -> None:
-    assert [format_bytes(n) for n in (0, 999, 1500, 50 * 10**6)] == ["0 B", "999 B", "1.5 kB",
-                                                                     "50 MB"]
+    assert [format_bytes(n) for n in (0, 999, 1500, 50 * 10**6)] == [
+        "0 B",
+        "999 B",
+        "1.5 kB",
+        "50 MB",
+    ]
     assert format_bytes(4 * 2**30, binary=True) == "4 GiB"
 
 
-def test_cli_exit_statuses_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_exit_statuses_and_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("COLUMNS", "300")  # long temporary paths stay on one line
     bot = make_good_bot(tmp_path)
     assert main(["validate", str(bot), "--static-only", "--json"]) == 0
@@ -730,8 +793,12 @@ def test_cli_strict_and_a_full_run(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_the_kit_cli_runs_as_a_program(tmp_path: Path) -> None:
     bot = make_good_bot(tmp_path)
     completed = subprocess.run(
-        [sys.executable, "-m", "local_runner.cli", "validate", str(bot), "--static-only",
-         "--json"], capture_output=True, text=True, timeout=60, check=False)
+        [sys.executable, "-m", "local_runner.cli", "validate", str(bot), "--static-only", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert completed.returncode == 0, completed.stderr
     assert json.loads(completed.stdout)["ok"] is True
 
@@ -755,7 +822,9 @@ def test_peak_memory_is_measured(tmp_path: Path) -> None:
 
 
 def test_exceptions_the_sdk_covered_for_are_bot_error_faults(tmp_path: Path) -> None:
-    bot = set_player(make_good_bot(tmp_path), """
+    bot = set_player(
+        make_good_bot(tmp_path),
+        """
         from sdk import Bot, parse_args, run_bot
 
         class Player(Bot):
@@ -763,7 +832,8 @@ def test_exceptions_the_sdk_covered_for_are_bot_error_faults(tmp_path: Path) -> 
                 return {}["oops"]
 
         run_bot(Player(), parse_args())
-    """)
+    """,
+    )
     report = validate(bot, FAST)
     assert not report.ok and report["smoke_match"].status is Status.FAIL
     message = report["smoke_match"].message

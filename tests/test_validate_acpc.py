@@ -34,10 +34,17 @@ needs_dealer = pytest.mark.skipif(
     reason="set POKERBOTS_ACPC_DEALER to the folder of a built ACPC dealer and example_player",
 )
 TEAM = [
-    "--set", "team_name=The Folding Chairs", "--set", "affiliation=Example University",
-    "--set", "leader_name=Grace Hopper", "--set", "leader_email=grace@hopper.edu",
-    "--set", "members=Grace Hopper <grace@hopper.edu>",
-]  # fmt: skip
+    "--set",
+    "team_name=The Folding Chairs",
+    "--set",
+    "affiliation=Example University",
+    "--set",
+    "leader_name=Grace Hopper",
+    "--set",
+    "leader_email=grace@hopper.edu",
+    "--set",
+    "members=Grace Hopper <grace@hopper.edu>",
+]
 SERVER_NOLIMIT = ROOT / "tests" / "acpc_games" / "holdem-nolimit-2p.game"
 
 
@@ -45,9 +52,13 @@ def pokerbots(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """Run the kit's command line as a user would, in ``cwd``."""
     env = {key: value for key, value in os.environ.items() if key != "COLUMNS"}
     return subprocess.run(
-        [sys.executable, "-m", "local_runner.cli", *args], cwd=cwd, env=env,
-        capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+        [sys.executable, "-m", "local_runner.cli", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def checks_of(report: dict[str, object]) -> dict[str, dict[str, str]]:
@@ -58,11 +69,19 @@ def checks_of(report: dict[str, object]) -> dict[str, dict[str, str]]:
 def readme(tmp: Path, variant: str) -> None:
     """A complete ACPC README (no placeholder) in the bot folder ``tmp``."""
     leader = Person("Grace Hopper", "grace@hopper.edu")
-    text = render_readme(Metadata(
-        bot_name=tmp.name, team_name="The Folding Chairs", affiliation="Example University",
-        leader=leader, members=(leader,), location="Arlington, Virginia, USA", variant=variant,
-        technique="A test bot.", profile="acpc",
-    ))  # fmt: skip
+    text = render_readme(
+        Metadata(
+            bot_name=tmp.name,
+            team_name="The Folding Chairs",
+            affiliation="Example University",
+            leader=leader,
+            members=(leader,),
+            location="Arlington, Virginia, USA",
+            variant=variant,
+            technique="A test bot.",
+            profile="acpc",
+        )
+    )
     (tmp / "README").write_text(text, encoding="utf-8")
 
 
@@ -81,8 +100,9 @@ def test_the_presets_are_the_2009_games_and_a_game_file_is_its_own_game() -> Non
     rules = doyle.rules
     assert (rules.small_blind, rules.big_blind, rules.starting_stack) == (1, 2, 400)
     assert doyle.rules.num_rounds == 3000 and doyle.rules.game_clock == 7.0 * 3000
-    assert doyle.label == ("acpc-2pn (heads-up no-limit, blinds 1/2, 400 chips reset every hand; "
-                           "the 2009 rules)")
+    assert doyle.label == (
+        "acpc-2pn (heads-up no-limit, blinds 1/2, 400 chips reset every hand; the 2009 rules)"
+    )
     assert acpc_game("acpc-3pl").rules.num_rounds == 1000
     assert describe_rules(acpc_game("acpc-2pl").rules) == "heads-up limit, blinds 5/10"
     server = acpc_game("acpc-2pl", SERVER_NOLIMIT)  # the file wins over the variant
@@ -96,7 +116,8 @@ def test_the_presets_are_the_2009_games_and_a_game_file_is_its_own_game() -> Non
 
 def test_a_commands_json_on_the_acpc_wire_is_an_acpc_entry(tmp_path: Path) -> None:
     (tmp_path / "commands.json").write_text(
-        json.dumps({"build": [], "run": ["./bot"], "protocol": "acpc"}), encoding="utf-8")
+        json.dumps({"build": [], "run": ["./bot"], "protocol": "acpc"}), encoding="utf-8"
+    )
     assert detect_profile(tmp_path) == ("acpc", 'the commands.json says "protocol": "acpc"')
 
 
@@ -106,8 +127,9 @@ def test_a_commands_json_on_the_acpc_wire_is_an_acpc_entry(tmp_path: Path) -> No
 def test_a_new_acpc_bot_passes_the_acpc_servers_check(tmp_path: Path) -> None:
     """`pokerbots new --set variant=acpc-2pn`, then `pokerbots validate`: 12,000 hands in four
     matches against the chump, no fault, not losing, nothing left running; the game named."""
-    made = pokerbots("new", "my-acpc-bot", "--no-input", "--set", "variant=acpc-2pn", *TEAM,
-                     cwd=tmp_path)
+    made = pokerbots(
+        "new", "my-acpc-bot", "--no-input", "--set", "variant=acpc-2pn", *TEAM, cwd=tmp_path
+    )
     assert made.returncode == 0, made.stderr
     bot = tmp_path / "my-acpc-bot"
     assert (bot / "README").is_file() and not (bot / "README.txt").exists()
@@ -116,10 +138,12 @@ def test_a_new_acpc_bot_passes_the_acpc_servers_check(tmp_path: Path) -> None:
     checks = checks_of(report)
     failed = [check for check in checks.values() if check["status"] != "pass"]
     assert run.returncode == 0 and report["ok"], failed
-    assert [name for name in checks][-len(ACPC_CHECKS):] == list(ACPC_CHECKS)
+    assert [name for name in checks][-len(ACPC_CHECKS) :] == list(ACPC_CHECKS)
     assert all(check["status"] == "pass" for check in checks.values()), checks
-    assert "Played 4 matches, 12,000 hands of acpc-2pn (heads-up no-limit, blinds 1/2" in \
-        checks["acpc_matches"]["message"]
+    assert (
+        "Played 4 matches, 12,000 hands of acpc-2pn (heads-up no-limit, blinds 1/2"
+        in checks["acpc_matches"]["message"]
+    )
     assert checks["acpc_result"]["message"].startswith("The bot did not lose to builtin:chump: +")
     stats = report["stats"]
     assert stats["game"].startswith("acpc-2pn (")
@@ -131,17 +155,18 @@ def test_a_new_acpc_bot_passes_the_acpc_servers_check(tmp_path: Path) -> None:
 
 
 def test_an_acpc_bot_of_a_game_file_validates_that_game(tmp_path: Path) -> None:
-    made = pokerbots("new", "server-bot", "--no-input", "--game", str(SERVER_NOLIMIT), *TEAM,
-                     cwd=tmp_path)
+    made = pokerbots(
+        "new", "server-bot", "--no-input", "--game", str(SERVER_NOLIMIT), *TEAM, cwd=tmp_path
+    )
     assert made.returncode == 0, made.stderr
     options = ValidateOptions(hands=400)
     report = validate(tmp_path / "server-bot", options)
     assert report.ok, [c for c in report.checks if c.status != "pass"]
-    assert report.stats["game"].startswith("holdem-nolimit-2p.game (heads-up no-limit, blinds "
-                                           "50/100, 20,000 chips")
+    assert report.stats["game"].startswith(
+        "holdem-nolimit-2p.game (heads-up no-limit, blinds 50/100, 20,000 chips"
+    )
     assert report["acpc_matches"].status == "warn"  # 400 hands: shorter than the server's test
     assert "at least 12,000 hands" in report["acpc_matches"].message
-
 
 
 FOLDER = """
@@ -158,9 +183,7 @@ FOLDER = """
 """
 
 
-def test_a_bot_that_answers_old_states_fails_with_the_dealers_reason(
-    make_bot: MakeBot
-) -> None:
+def test_a_bot_that_answers_old_states_fails_with_the_dealers_reason(make_bot: MakeBot) -> None:
     bot = make_bot("stale", STALE_ECHO, startme=True)
     readme(bot, "acpc-2pl")
     report = validate(bot, ValidateOptions(hands=50))
@@ -168,8 +191,9 @@ def test_a_bot_that_answers_old_states_fails_with_the_dealers_reason(
     assert not report.ok and check.status == "fail"
     assert check.message.startswith("Faults in the ACPC matches (1 match, 50 hands of acpc-2pl")
     assert "misformatted; first, hand 1: response misformatted: the reply echoes" in check.message
-    assert check.message.endswith("only when it is your turn. The ACPC server's check fails on "
-                                  "any warning of its dealer.")
+    assert check.message.endswith(
+        "only when it is your turn. The ACPC server's check fails on any warning of its dealer."
+    )
     assert check.hint.startswith("Speak the ACPC wire (VERSION:2.0.0 first")
 
 
@@ -186,22 +210,25 @@ def test_a_bot_that_loses_to_the_chump_fails(make_bot: MakeBot) -> None:
 
 
 def test_an_mit_wire_bot_entered_in_an_acpc_game_is_told_to_speak_the_acpc_wire(
-    tmp_path: Path
+    tmp_path: Path,
 ) -> None:
     made = pokerbots("new", "mit-bot", "--no-input", "--set", "profile=acpc", *TEAM, cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     report = validate(tmp_path / "mit-bot", ValidateOptions(variant="acpc-2pn", hands=20))
     check = report["acpc_matches"]
     assert check.status == "fail" and "1 crash" in check.message
-    assert check.hint.startswith("The bot reads the MIT wire, but the ACPC dealer sends "
-                                 "MATCHSTATE lines: start it with --protocol acpc")
+    assert check.hint.startswith(
+        "The bot reads the MIT wire, but the ACPC dealer sends "
+        "MATCHSTATE lines: start it with --protocol acpc"
+    )
 
 
 def test_an_acpc_bot_validated_in_an_mit_game_fails_with_the_runners_sentence(
-    tmp_path: Path
+    tmp_path: Path,
 ) -> None:
-    made = pokerbots("new", "acpc-bot", "--no-input", "--set", "variant=acpc-2pl", *TEAM,
-                     cwd=tmp_path)
+    made = pokerbots(
+        "new", "acpc-bot", "--no-input", "--set", "variant=acpc-2pl", *TEAM, cwd=tmp_path
+    )
     assert made.returncode == 0, made.stderr
     report = validate(tmp_path / "acpc-bot", ValidateOptions(variant="nlhe", hands=5))
     check = report["smoke_match"]
@@ -210,8 +237,9 @@ def test_an_acpc_bot_validated_in_an_mit_game_fails_with_the_runners_sentence(
 
 
 def test_a_missing_game_named_by_readme_fails_with_a_sentence(tmp_path: Path) -> None:
-    made = pokerbots("new", "server-bot", "--no-input", "--game", str(SERVER_NOLIMIT), *TEAM,
-                     cwd=tmp_path)
+    made = pokerbots(
+        "new", "server-bot", "--no-input", "--game", str(SERVER_NOLIMIT), *TEAM, cwd=tmp_path
+    )
     assert made.returncode == 0, made.stderr
     (tmp_path / "server-bot" / "holdem-nolimit-2p.game").unlink()
     report = validate(tmp_path / "server-bot", ValidateOptions(hands=10))
@@ -221,8 +249,7 @@ def test_a_missing_game_named_by_readme_fails_with_a_sentence(tmp_path: Path) ->
 
 
 def test_three_players_fill_two_seats_with_chumps(tmp_path: Path) -> None:
-    made = pokerbots("new", "three", "--no-input", "--set", "variant=acpc-3pl", *TEAM,
-                     cwd=tmp_path)
+    made = pokerbots("new", "three", "--no-input", "--set", "variant=acpc-3pl", *TEAM, cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     report = validate(tmp_path / "three", ValidateOptions(hands=100))
     check = report["acpc_matches"]
@@ -244,20 +271,29 @@ def example_player_bot(tmp_path: Path, game: str) -> Path:
     shutil.copy2(build / "example_player", bot / "example_player")
     shutil.copyfile(build / game, bot / game)
     startme = bot / "startme.sh"
-    startme.write_text(textwrap.dedent(f"""\
+    startme.write_text(
+        textwrap.dedent(f"""\
         #!/bin/sh
         cd "$(dirname "$0")" && exec ./example_player {game} "$1" "$2"
-    """), encoding="utf-8")  # fmt: skip
+    """),
+        encoding="utf-8",
+    )
     startme.chmod(0o755)
     readme(bot, "acpc-2pl")
     return bot
 
 
 @needs_dealer
-@pytest.mark.parametrize(("options", "game"), [
-    ({"variant": "acpc-2pl"}, "holdem.limit.2p.reverse_blinds.game"),
-    ({"game": "holdem.nolimit.2p.reverse_blinds.game"}, "holdem.nolimit.2p.reverse_blinds.game"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("options", "game"),
+    [
+        ({"variant": "acpc-2pl"}, "holdem.limit.2p.reverse_blinds.game"),
+        (
+            {"game": "holdem.nolimit.2p.reverse_blinds.game"},
+            "holdem.nolimit.2p.reverse_blinds.game",
+        ),
+    ],
+)
 def test_the_example_player_wrapped_in_startme_is_validated(
     tmp_path: Path, options: dict[str, str], game: str
 ) -> None:
@@ -272,20 +308,27 @@ def test_the_example_player_wrapped_in_startme_is_validated(
     assert report["acpc_matches"].status == "pass"
     assert "Played 4 matches, 12,000 hands" in report["acpc_matches"].message
     result = report["acpc_result"]
-    assert result.message.startswith(("The bot did not lose to builtin:chump: +",
-                                      "The bot lost to builtin:chump: -"))
+    assert result.message.startswith(
+        ("The bot did not lose to builtin:chump: +", "The bot lost to builtin:chump: -")
+    )
     assert report["cleanup"].status == "pass"
 
 
 @needs_dealer
-@pytest.mark.parametrize(("label", "variant", "game"), [
-    ("acpc-2pl", "acpc-2pl", None),
-    ("acpc-2pn", "acpc-2pn", None),
-    ("acpc-3pl", "acpc-3pl", None),
-    ("nolimit-2p-server", None, "holdem.nolimit.2p.reverse_blinds.game"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("label", "variant", "game"),
+    [
+        ("acpc-2pl", "acpc-2pl", None),
+        ("acpc-2pn", "acpc-2pn", None),
+        ("acpc-3pl", "acpc-3pl", None),
+        ("nolimit-2p-server", None, "holdem.nolimit.2p.reverse_blinds.game"),
+    ],
+)
 def test_a_new_acpc_bot_plays_the_real_dealer(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, label: str, variant: str | None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    label: str,
+    variant: str | None,
     game: str | None,
 ) -> None:
     """A bot made by `pokerbots new` plays the real dealer against example_player, started by

@@ -48,8 +48,10 @@ MIT_CLIENT = Path(__file__).resolve().parent / "mit_client" / "player.py"
 
 def test_the_profile_comes_from_the_flag_the_metadata_or_the_layout(tmp_path: Path) -> None:
     bot = make_good_bot(tmp_path)  # README.txt without a Profile line, and commands.json
-    assert detect_profile(bot) == ("mit", "the bot has commands.json and its metadata names "
-                                          "no profile")
+    assert detect_profile(bot) == (
+        "mit",
+        "the bot has commands.json and its metadata names no profile",
+    )
     (bot / "README.txt").write_text(render_readme(ACPC_METADATA))  # Profile: acpc
     assert detect_profile(bot) == ("acpc", "the Profile line of README.txt")
     assert detect_profile(bot, "mit") == ("mit", "chosen with --profile")
@@ -74,9 +76,17 @@ def test_pokerbots_new_writes_the_profile_and_an_acpc_readme(tmp_path: Path) -> 
     assert failed(report) == {"readme"}
     message = report["readme"].message
     assert "'My Team'" in message and "Ada Lovelace <ada@example.org>" in message
-    real = create_bot(tmp_path / "real-bot", {
-        "profile": "acpc", "team_name": "Hopper's Raisers", "leader_name": "Grace Hopper",
-        "leader_email": "grace@hopper-lab.edu", "members": "", "affiliation": "Arlington"})
+    real = create_bot(
+        tmp_path / "real-bot",
+        {
+            "profile": "acpc",
+            "team_name": "Hopper's Raisers",
+            "leader_name": "Grace Hopper",
+            "leader_email": "grace@hopper-lab.edu",
+            "members": "",
+            "affiliation": "Arlington",
+        },
+    )
     report = validate(real, STATIC)
     assert report.ok and not report.warnings, report.to_json()
 
@@ -95,7 +105,8 @@ def stock_mit_bot(parent: Path) -> Path:
         "import sys\n\nfrom skeleton import runner\n\n"
         "if __name__ == '__main__':\n"
         "    sys.argv = [sys.argv[0], 'nlhe', sys.argv[-1]]\n"
-        "    sys.exit(runner.main())\n")
+        "    sys.exit(runner.main())\n"
+    )
     set_commands(bot, [], ["python3", "player.py"])
     return bot
 
@@ -111,8 +122,11 @@ def test_a_stock_mit_bot_validates_with_a_readme_warning(tmp_path: Path) -> None
     assert report["vendored_sdk"].status is Status.SKIP  # it does not use the kit's SDK
     archive = zip_directory(bot, tmp_path / "mitbot.zip")
     zipped = validate(archive, STATIC)
-    assert zipped.ok and "A zip file within the MIT Pokerbots (base engine, nlhe) limits" in \
-        zipped["submission_format"].message
+    assert (
+        zipped.ok
+        and "A zip file within the MIT Pokerbots (base engine, nlhe) limits"
+        in zipped["submission_format"].message
+    )
 
 
 def test_mit_uploads_are_zip_files(tmp_path: Path) -> None:
@@ -136,13 +150,14 @@ def test_mit_uploads_are_zip_files(tmp_path: Path) -> None:
 
 def test_the_mit_limits_and_clock_are_the_variants_years(tmp_path: Path) -> None:
     assert [mit_season(v).label for v in ("swap", "auction", "bounty")] == [
-        "MIT Pokerbots 2022 (swap)", "MIT Pokerbots 2024 (auction)",
-        "MIT Pokerbots 2025 (bounty)"]
+        "MIT Pokerbots 2022 (swap)",
+        "MIT Pokerbots 2024 (auction)",
+        "MIT Pokerbots 2025 (bounty)",
+    ]
     over = ArchiveReport("zip", 101 * 10**6, 5 * 10**8, 10, ())
     check = check_submission_format(Path("bot.zip"), over, "mit", "auction")
     assert check.status is Status.FAIL
-    assert "over the MIT Pokerbots 2024 (auction) upload limit (100 MB compressed" in \
-        check.message
+    assert "over the MIT Pokerbots 2024 (auction) upload limit (100 MB compressed" in check.message
     huge = ArchiveReport("directory", 2**31, 2**31, 10, ())
     assert check_submission_format(Path("bot"), huge, "mit", "bounty").status is Status.FAIL
     assert check_submission_format(Path("bot"), huge, "acpc", "nlhe").status is Status.PASS
@@ -152,8 +167,7 @@ def test_the_mit_limits_and_clock_are_the_variants_years(tmp_path: Path) -> None
         report = validate(bot, ValidateOptions(hands=4, variant=variant))
         assert report["reply_times"].status is Status.PASS, report.to_json()
         clocks[variant] = (report.stats["game_clock_seconds"], report.stats["hands_per_match"])
-        assert f"clock per {report.stats['hands_per_match']} hands" in \
-            report["reply_times"].message
+        assert f"clock per {report.stats['hands_per_match']} hands" in report["reply_times"].message
     assert clocks == {"auction": (30.0, 1000), "bounty": (60.0, 1000)}
     acpc = validate(make_acpc_bot(tmp_path / "acpc"), ValidateOptions(hands=4))
     assert acpc.ok, acpc.to_json()
@@ -171,8 +185,10 @@ def test_commands_json_must_name_files_the_bot_holds(tmp_path: Path) -> None:
     assert report.ok, report.to_json()
     set_commands(bot, [], ["python3", "bot.py"])
     report = validate(bot, STATIC)
-    assert failed(report) == {"commands_json"} and '"run" names bot.py' in \
-        report["commands_json"].message
+    assert (
+        failed(report) == {"commands_json"}
+        and '"run" names bot.py' in report["commands_json"].message
+    )
     set_commands(bot, ["bash", "-o", "pipefail", "build.sh"], ["python3", "-X", "dev", "player.py"])
     assert validate(bot, STATIC)["commands_json"].status is Status.PASS  # option values skipped
     set_commands(bot, [], ["no-such-program-here", "player.py"])
@@ -213,8 +229,14 @@ def test_acpc_needs_startme_and_plays_through_it(tmp_path: Path) -> None:
 
 # --------------------------------------------------------------------------- junk
 
-JUNK = {"__MACOSX/._player.py": b"x", ".DS_Store": b"x", "runs/scrimmage-1/gamelog.txt": b"x",
-        "venv/pyvenv.cfg": b"home = /usr\n", "venv/lib/site.py": b"x", "data/._table.bin": b"x"}
+JUNK = {
+    "__MACOSX/._player.py": b"x",
+    ".DS_Store": b"x",
+    "runs/scrimmage-1/gamelog.txt": b"x",
+    "venv/pyvenv.cfg": b"home = /usr\n",
+    "venv/lib/site.py": b"x",
+    "data/._table.bin": b"x",
+}
 
 
 def add_junk(bot: Path) -> None:
@@ -232,8 +254,9 @@ def test_junk_is_flagged_and_package_leaves_it_out(tmp_path: Path, profile: str)
     report = validate(bot, STATIC)
     assert report.stats["profile"] == profile and report.ok
     assert report.warnings == (report["junk"],)
-    assert "__MACOSX/" in report["junk"].message and "left out of the copy" in \
-        report["junk"].message
+    assert (
+        "__MACOSX/" in report["junk"].message and "left out of the copy" in report["junk"].message
+    )
     name = bot.name
     by_hand = zip_directory(bot, tmp_path / f"{name}-by-hand.zip")
     report = validate(by_hand, ValidateOptions(run_match=False, profile=profile))
@@ -244,8 +267,9 @@ def test_junk_is_flagged_and_package_leaves_it_out(tmp_path: Path, profile: str)
     archive = package_bot(bot, tmp_path / f"{name}.zip", profile=profile)
     with zipfile.ZipFile(archive) as opened:
         names = opened.namelist()
-    assert not [n for n in names if any(part in n for part in ("MACOSX", "DS_Store", "runs",
-                                                                "venv", "._"))]
+    assert not [
+        n for n in names if any(part in n for part in ("MACOSX", "DS_Store", "runs", "venv", "._"))
+    ]
     packaged = validate(archive, ValidateOptions(run_match=False, profile=profile))
     assert packaged.ok and packaged["junk"].status is Status.PASS
 
@@ -280,8 +304,9 @@ def test_a_zip_with_setgid_or_a_control_character_is_refused(tmp_path: Path) -> 
         opened.writestr(setgid, b"x")
     report = validate(archive, STATIC)
     assert failed(report) == {"setuid_file", "unsafe_name"}
-    assert "setgid bit" in report["setuid_file"].message and "U+0009" in \
-        report["unsafe_name"].message
+    assert (
+        "setgid bit" in report["setuid_file"].message and "U+0009" in report["unsafe_name"].message
+    )
 
 
 def test_a_folder_with_a_setuid_file_or_a_newline_name_is_refused(tmp_path: Path) -> None:
@@ -372,8 +397,9 @@ def cmake_bot(parent: Path, source: str) -> Path:
     return bot
 
 
-@pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("g++") is None,
-                    reason="needs cmake and g++")
+@pytest.mark.skipif(
+    shutil.which("cmake") is None or shutil.which("g++") is None, reason="needs cmake and g++"
+)
 def test_a_cmake_build_folder_made_elsewhere_is_left_out(tmp_path: Path) -> None:
     original = cmake_bot(tmp_path / "original", "int main() { return 0; }\n")
     build = json.loads((original / "commands.json").read_text())["build"]
@@ -387,8 +413,9 @@ def test_a_cmake_build_folder_made_elsewhere_is_left_out(tmp_path: Path) -> None
     assert report["build"].message == "The build step finished with exit status 0."
 
 
-@pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("g++") is None,
-                    reason="needs cmake and g++")
+@pytest.mark.skipif(
+    shutil.which("cmake") is None or shutil.which("g++") is None, reason="needs cmake and g++"
+)
 def test_a_failed_build_quotes_its_error_lines(tmp_path: Path) -> None:
     bot = cmake_bot(tmp_path, "int main() { return undeclared_name; }\n")
     report = validate(bot, ValidateOptions(hands=4))
@@ -405,7 +432,8 @@ def test_build_errors_takes_the_error_lines_of_the_build_only(tmp_path: Path) ->
         "CMake Error at CMakeLists.txt:3 (find_package):\n  Could not find Boost\n"
         "-- Configuring incomplete, errors occurred!\n"
         "CMAKE_CXX_FLAGS_RELEASE:STRING=-O3\n"
-        "--- build exited with status 1 ---\n--- run: x ---\nerror in the run\n")
+        "--- build exited with status 1 ---\n--- run: x ---\nerror in the run\n"
+    )
     assert build_errors(log) == [
         "CMake Error at CMakeLists.txt:3 (find_package): Could not find Boost",
         "-- Configuring incomplete, errors occurred!",
@@ -415,14 +443,17 @@ def test_build_errors_takes_the_error_lines_of_the_build_only(tmp_path: Path) ->
 def test_one_build_timeout_default_named_when_it_runs_out(tmp_path: Path) -> None:
     assert ValidateOptions().build_timeout == RunnerSettings().build_timeout == 180.0
     bot = set_commands(make_good_bot(tmp_path), ["sleep", "30"])
-    config = ScrimmageConfig(rules=Rules().replace(num_rounds=2),
-                             runner=RunnerSettings(build_timeout=0.5))
-    result = run_scrimmage([BotSpec.parse(str(bot)), BotSpec.parse("builtin:random")], config,
-                           tmp_path / "out")
+    config = ScrimmageConfig(
+        rules=Rules().replace(num_rounds=2), runner=RunnerSettings(build_timeout=0.5)
+    )
+    result = run_scrimmage(
+        [BotSpec.parse(str(bot)), BotSpec.parse("builtin:random")], config, tmp_path / "out"
+    )
     fault = result.players[0].first_faults[0]
     assert fault.kind is FaultKind.BUILD_FAILED
-    assert "timed out after 0.5 s" in fault.detail and "build_timeout under [runner]" in \
-        fault.detail
+    assert (
+        "timed out after 0.5 s" in fault.detail and "build_timeout under [runner]" in fault.detail
+    )
     report = validate(bot, ValidateOptions(hands=4, build_timeout=0.5))
     assert failed(report) == {"build"}
     assert report["build"].message == "The build timed out after 0.5 s."

@@ -31,8 +31,9 @@ def pokerbots(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
-def play(out: Path, variant: str, rounds: int, seed: int, a: str = "random",
-         b: str = "raise") -> Path:
+def play(
+    out: Path, variant: str, rounds: int, seed: int, a: str = "random", b: str = "raise"
+) -> Path:
     config = ScrimmageConfig(rules=Rules.for_variant(variant).replace(num_rounds=rounds), seed=seed)
     run_scrimmage([BotSpec.parse(f"builtin:{a}"), BotSpec.parse(f"builtin:{b}")], config, out)
     return out
@@ -53,8 +54,9 @@ def replay_phh(path: Path) -> list[tuple[object, list[int]]]:
 
 
 @pytest.mark.parametrize(("seed", "a", "b"), [(1, "random", "raise"), (2, "random", "random")])
-def test_every_holdem_hand_replays_in_pokerkit_to_the_same_stacks(tmp_path: Path, seed: int,
-                                                                  a: str, b: str) -> None:
+def test_every_holdem_hand_replays_in_pokerkit_to_the_same_stacks(
+    tmp_path: Path, seed: int, a: str, b: str
+) -> None:
     run = open_run(play(tmp_path / "run", "nlhe", 2000, seed, a, b))
     phh = tmp_path / "hands.phhs"
     assert write_phhs(run, phh) == 2000
@@ -73,8 +75,9 @@ def test_every_holdem_hand_replays_in_pokerkit_to_the_same_stacks(tmp_path: Path
 
 
 @pytest.mark.parametrize("variant", ["swap", "auction", "bounty"])
-def test_variant_hands_load_in_pokerkit_and_carry_their_events(tmp_path: Path,
-                                                               variant: str) -> None:
+def test_variant_hands_load_in_pokerkit_and_carry_their_events(
+    tmp_path: Path, variant: str
+) -> None:
     run = open_run(play(tmp_path / "run", variant, 300, 5))
     phh = tmp_path / "hands.phhs"
     write_phhs(run, phh)
@@ -92,8 +95,13 @@ def test_acpc_log_parses_in_pokerkit_with_the_same_results(tmp_path: Path) -> No
     run = open_run(play(tmp_path / "run", "nlhe", 1000, 3))
     log = tmp_path / "run.log"
     assert write_acpc_log(run, log) == 1000
-    game = pokerkit.NoLimitTexasHoldem(automations=(), ante_trimming_status=False, raw_antes=0,
-                                       raw_blinds_or_straddles=(1, 2), min_bet=2)
+    game = pokerkit.NoLimitTexasHoldem(
+        automations=(),
+        ante_trimming_status=False,
+        raw_antes=0,
+        raw_blinds_or_straddles=(1, 2),
+        min_bet=2,
+    )
     parser = pokerkit.notation.ACPCProtocolParser(game, 400)
     hands = {hand.number: hand for hand in run.hands()}
     parsed = list(parser(log.read_text(encoding="utf-8"), error_status=True))
@@ -119,8 +127,16 @@ def test_export_refuses_acpc_for_variants_with_a_sentence(tmp_path: Path) -> Non
 
 
 def test_scrimmage_phh_flag_writes_hands_phhs(tmp_path: Path) -> None:
-    result = pokerbots("scrimmage", "builtin:random", "builtin:raise", "--rounds", "30",
-                       "--out", str(tmp_path), "--phh")
+    result = pokerbots(
+        "scrimmage",
+        "builtin:random",
+        "builtin:raise",
+        "--rounds",
+        "30",
+        "--out",
+        str(tmp_path),
+        "--phh",
+    )
     assert result.returncode == 0, result.stderr
     assert len(replay_phh(tmp_path / "hands.phhs")) == 30
 
@@ -138,8 +154,11 @@ def test_a_truncated_hands_file_is_a_clear_error(small_run: Path) -> None:
     path.write_bytes(path.read_bytes()[:-40])
     with pytest.raises(RunError, match="line 20: the last line is cut off"):
         list(open_run(small_run).hands())
-    for command in (("replay", str(small_run)), ("report", str(small_run)),
-                    ("export", str(small_run))):
+    for command in (
+        ("replay", str(small_run)),
+        ("report", str(small_run)),
+        ("export", str(small_run)),
+    ):
         result = pokerbots(*command)
         assert result.returncode == 2, command
         assert "cut off" in result.stderr and "Traceback" not in result.stderr
@@ -205,8 +224,9 @@ class _OneIllegalRaise(Bot):
 def test_replay_shows_a_fault_at_the_action_it_caused(tmp_path: Path) -> None:
     rules = Rules.for_variant("nlhe").replace(num_rounds=3)
     spec = BotSpec("wild", seat=lambda name, r: InProcessSeat(name, _OneIllegalRaise(), r))
-    run_scrimmage([spec, BotSpec.parse("builtin:checkcall")], ScrimmageConfig(rules=rules, seed=2),
-                  tmp_path)  # fmt: skip
+    run_scrimmage(
+        [spec, BotSpec.parse("builtin:checkcall")], ScrimmageConfig(rules=rules, seed=2), tmp_path
+    )
     run = open_run(tmp_path)
     lines = hand_lines(run, run.hand(1))
     fault = next(i for i, line in enumerate(lines) if line.startswith("!! wild fault: illegal"))
@@ -247,8 +267,9 @@ def test_replay_command_prints_plain_text_off_a_terminal(small_run: Path) -> Non
 
 
 @pytest.mark.parametrize("variant", ["acpc-2pl", "acpc-2pn", "acpc-3pl"])
-def test_acpc_game_hands_replay_in_pokerkit_to_the_same_stacks(tmp_path: Path,
-                                                               variant: str) -> None:
+def test_acpc_game_hands_replay_in_pokerkit_to_the_same_stacks(
+    tmp_path: Path, variant: str
+) -> None:
     out = tmp_path / "run"
     rules = Rules.for_variant(variant).replace(num_rounds=1000)
     bots = ["random", "raise", "checkcall"][: rules.seats]
@@ -268,8 +289,9 @@ def test_acpc_game_hands_replay_in_pokerkit_to_the_same_stacks(tmp_path: Path,
 
 
 @pytest.mark.parametrize("variant", ["acpc-2pl", "acpc-2pn", "acpc-3pl"])
-def test_acpc_game_runs_export_to_dealer_logs_the_codec_reads_back(tmp_path: Path,
-                                                                   variant: str) -> None:
+def test_acpc_game_runs_export_to_dealer_logs_the_codec_reads_back(
+    tmp_path: Path, variant: str
+) -> None:
     from sdk.acpc import parse_log_state
     from sdk.gamedef import ACPC_GAMES
 

@@ -22,8 +22,9 @@ from local_runner.view.report import match_data, match_report
 from local_runner.view.runlog import open_run
 from sdk.rules import Rules
 
-CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))
-                 if p), None)  # fmt: skip
+CHROMIUM = next(
+    (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None
+)
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None, reason="no chromium binary (CI installs Debian's chromium in .ci/run)"
 )
@@ -39,10 +40,20 @@ def play(out: Path, variant: str = "nlhe", rounds: int = 120, seed: int = 4) -> 
 def chromium(tmp_path: Path, url: str, *extra: str) -> str:
     assert CHROMIUM is not None
     profile = tmp_path / "profile"
-    command = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               "--no-first-run", f"--user-data-dir={profile}", "--virtual-time-budget=8000",
-               *extra, url]  # fmt: skip
+    command = [
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+        "--virtual-time-budget=8000",
+        *extra,
+        url,
+    ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     return result.stdout
 
@@ -59,16 +70,19 @@ def test_report_data_counts_every_hand(tmp_path: Path) -> None:
     run = open_run(play(tmp_path / "run", "bounty", 60))
     data = match_data(run)
     assert data["rounds"] == len(data["hands"]) == 60
-    assert [p["bankroll"] for p in data["players"]] == [p["bankroll"] for p in
-                                                         run.summary["players"]]  # fmt: skip
+    assert [p["bankroll"] for p in data["players"]] == [
+        p["bankroll"] for p in run.summary["players"]
+    ]
     stats = data["players"][1]
     # Counted again from the raw file: hands in which `raise` raised preflop by itself.
     raised = 0
     for line in (run.directory / "hands.jsonl").read_text().splitlines():
         hand = json.loads(line)
         seat = hand["players"].index("raise")
-        raised += any(a["seat"] == seat and a["street"] == 0 and a["action"][0] == "R"
-                      and not a["forced"] for a in hand["actions"])  # fmt: skip
+        raised += any(
+            a["seat"] == seat and a["street"] == 0 and a["action"][0] == "R" and not a["forced"]
+            for a in hand["actions"]
+        )
     assert stats["hands"] == 60 and stats["pfr"] == round(raised / 60, 4) and raised > 30
 
 
@@ -94,8 +108,7 @@ def test_report_screenshot_is_not_blank(tmp_path: Path) -> None:
     Image = pytest.importorskip("PIL.Image", reason="Pillow comes with the plot extra")
     page = match_report(play(tmp_path / "run"))
     shot = tmp_path / "shot.png"
-    chromium(tmp_path, page.as_uri() + "#hand=1", "--window-size=1000,1400",
-             f"--screenshot={shot}")
+    chromium(tmp_path, page.as_uri() + "#hand=1", "--window-size=1000,1400", f"--screenshot={shot}")
     image = Image.open(shot).convert("L")
     pixels = image.tobytes()
     dark = sum(1 for p in pixels if p < 160) / len(pixels)
@@ -107,12 +120,34 @@ def test_report_screenshot_is_not_blank(tmp_path: Path) -> None:
 def test_tournament_report_links_every_match(tmp_path: Path) -> None:
     out = tmp_path / "t"
     result = subprocess.run(
-        [sys.executable, "-m", "local_runner.cli", "tournament", "builtin:random", "builtin:raise",
-         "builtin:checkcall", "--rounds", "30", "--seed", "3", "--out", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300)  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "local_runner.cli",
+            "tournament",
+            "builtin:random",
+            "builtin:raise",
+            "builtin:checkcall",
+            "--rounds",
+            "30",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
-    report = subprocess.run([sys.executable, "-m", "local_runner.cli", "report", str(out)],
-                            cwd=ROOT, capture_output=True, text=True, timeout=300)  # fmt: skip
+    report = subprocess.run(
+        [sys.executable, "-m", "local_runner.cli", "report", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert report.returncode == 0, report.stderr
     dom = chromium(tmp_path, (out / "report.html").as_uri(), "--dump-dom")
     assert 'data-ready="1"' in dom and "<title>ERROR" not in dom
@@ -127,13 +162,37 @@ def test_tournament_report_links_every_match(tmp_path: Path) -> None:
 def test_three_seat_tournament_report_shows_each_group(tmp_path: Path) -> None:
     out = tmp_path / "t3"
     result = subprocess.run(
-        [sys.executable, "-m", "local_runner.cli", "tournament", "builtin:random", "builtin:raise",
-         "builtin:checkcall", "builtin:chump", "--variant", "acpc-3pl", "--rounds", "30",
-         "--seed", "3", "--out", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300)  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "local_runner.cli",
+            "tournament",
+            "builtin:random",
+            "builtin:raise",
+            "builtin:checkcall",
+            "builtin:chump",
+            "--variant",
+            "acpc-3pl",
+            "--rounds",
+            "30",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
-    report = subprocess.run([sys.executable, "-m", "local_runner.cli", "report", str(out)],
-                            cwd=ROOT, capture_output=True, text=True, timeout=300)  # fmt: skip
+    report = subprocess.run(
+        [sys.executable, "-m", "local_runner.cli", "report", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert report.returncode == 0, report.stderr
     dom = chromium(tmp_path, (out / "report.html").as_uri(), "--dump-dom")
     assert 'data-ready="1"' in dom and "<title>ERROR" not in dom
@@ -194,8 +253,9 @@ class Terminal:
 
 
 def test_a_person_plays_a_bot_and_bad_input_is_asked_again(tmp_path: Path) -> None:
-    term = Terminal("play", "builtin:checkcall", "--rounds", "2", "--seed", "1",
-                    "--out", str(tmp_path))  # fmt: skip
+    term = Terminal(
+        "play", "builtin:checkcall", "--rounds", "2", "--seed", "1", "--out", str(tmp_path)
+    )
     term.expect(r"your cards: \S\S \S\S")
     term.expect(r"you may: fold \(f\), call 1 \(c\), raise to 4-400 \(r N\)\r?\n> ")
     term.type("hello\r")
@@ -226,8 +286,18 @@ def test_a_person_plays_a_bot_and_bad_input_is_asked_again(tmp_path: Path) -> No
 
 
 def test_ctrl_c_ends_the_match_with_its_logs(tmp_path: Path) -> None:
-    term = Terminal("play", "builtin:raise", "--variant", "bounty", "--rounds", "5", "--seed", "2",
-                    "--out", str(tmp_path))  # fmt: skip
+    term = Terminal(
+        "play",
+        "builtin:raise",
+        "--variant",
+        "bounty",
+        "--rounds",
+        "5",
+        "--seed",
+        "2",
+        "--out",
+        str(tmp_path),
+    )
     term.expect(r"your bounty rank: [2-9TJQKA]")
     term.expect(r"\n> $")
     term.type("f\r" if "fold (f)" in term.text.splitlines()[-2] else "k\r")
@@ -260,11 +330,14 @@ def test_replay_keys_in_a_terminal(tmp_path: Path) -> None:
     assert term.wait() == 0
 
 
-@pytest.mark.parametrize(("variant", "event"), [
-    ("swap", r"your cards were swapped: \S\S \S\S -> \S\S \S\S"),
-    ("auction", r"auction: you bid 50, checkcall bid \d+; checkcall won a third card"),
-    ("bounty", r"you hit the bounty"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("variant", "event"),
+    [
+        ("swap", r"your cards were swapped: \S\S \S\S -> \S\S \S\S"),
+        ("auction", r"auction: you bid 50, checkcall bid \d+; checkcall won a third card"),
+        ("bounty", r"you hit the bounty"),
+    ],
+)
 def test_the_person_is_told_the_variant_events(tmp_path: Path, variant: str, event: str) -> None:
     from local_runner.view.human import human_seat_factory
 
@@ -276,8 +349,9 @@ def test_the_person_is_told_the_variant_events(tmp_path: Path, variant: str, eve
 
     rules = Rules.for_variant(variant).replace(num_rounds=40)
     me = BotSpec("you", seat=human_seat_factory("checkcall", answer, screen.append))
-    result = run_scrimmage([me, BotSpec.parse("builtin:checkcall")],
-                           ScrimmageConfig(rules=rules, seed=6), tmp_path)  # fmt: skip
+    result = run_scrimmage(
+        [me, BotSpec.parse("builtin:checkcall")], ScrimmageConfig(rules=rules, seed=6), tmp_path
+    )
     text = "\n".join(screen)
     assert re.search(event, text), text[-3000:]
     assert re.search(r"showdown on .*: you \S\S \S\S.*, checkcall \S\S \S\S", text)

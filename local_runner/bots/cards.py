@@ -36,9 +36,7 @@ CARD_BIT: dict[str, int] = {card: 1 << i for i, card in enumerate(ALL_CARDS)}
 EVAL7: dict[str, Any] = {card: Card(card) for card in ALL_CARDS}
 
 #: Each pair's evaluator cards.
-EVAL7_COMBOS: tuple[tuple[Any, Any], ...] = tuple(
-    (EVAL7[a], EVAL7[b]) for a, b in COMBOS
-)
+EVAL7_COMBOS: tuple[tuple[Any, Any], ...] = tuple((EVAL7[a], EVAL7[b]) for a, b in COMBOS)
 
 #: Each pair's two bits.
 COMBO_MASK: tuple[int, ...] = tuple(CARD_BIT[a] | CARD_BIT[b] for a, b in COMBOS)

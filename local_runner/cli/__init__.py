@@ -15,8 +15,18 @@ from collections.abc import Sequence
 __all__ = ["main"]
 
 # Subcommand modules, in the order `pokerbots --help` lists them.
-COMMANDS = ("new", "sdk_command", "scrimmage", "tournament", "validate", "package", "export",
-            "replay", "report", "play")
+COMMANDS = (
+    "new",
+    "sdk_command",
+    "scrimmage",
+    "tournament",
+    "validate",
+    "package",
+    "export",
+    "replay",
+    "report",
+    "play",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,7 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     for name in COMMANDS:
         module = importlib.import_module(f"local_runner.cli.{name}")
         module.register(subparsers)
-    importlib.import_module("local_runner.cli.export").add_phh_option(subparsers.choices["scrimmage"])
+    importlib.import_module("local_runner.cli.export").add_phh_option(
+        subparsers.choices["scrimmage"]
+    )
     return parser
 
 

@@ -31,10 +31,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "bounty or toss)."
         ),
     )
-    parser.add_argument("run_dir", type=Path, metavar="RUN", help="a run directory (--out of "
-                        "a scrimmage, or a tournament's matches/<id>)")  # fmt: skip
-    parser.add_argument("--format", choices=["phh", "acpc"], default="phh",
-                        help="phh (default) or acpc")  # fmt: skip
+    parser.add_argument(
+        "run_dir",
+        type=Path,
+        metavar="RUN",
+        help="a run directory (--out of a scrimmage, or a tournament's matches/<id>)",
+    )
+    parser.add_argument(
+        "--format", choices=["phh", "acpc"], default="phh", help="phh (default) or acpc"
+    )
     parser.add_argument("--out", type=Path, help="directory to write into (default: RUN)")
     parser.set_defaults(handler=run)
 
@@ -60,8 +65,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         path, count = export_run(args.run_dir, args.format, args.out or args.run_dir)
     except RunError as error:
-        Console(stderr=True, soft_wrap=True).print(f"[bold red]error:[/] {escape(str(error))}",
-                                                   highlight=False)  # fmt: skip
+        Console(stderr=True, soft_wrap=True).print(
+            f"[bold red]error:[/] {escape(str(error))}", highlight=False
+        )
         return 2
     console.print(f"Wrote {count} hands to {escape(str(path))}")
     return 0
@@ -69,8 +75,11 @@ def run(args: argparse.Namespace) -> int:
 
 def add_phh_option(parser: argparse.ArgumentParser) -> None:
     """Give a match subcommand ``--phh``: after the match, write its hands as PHH there."""
-    parser.add_argument("--phh", action="store_true",
-                        help=f"also write every hand as PHH ({PHH_FILE} in the output directory)")
+    parser.add_argument(
+        "--phh",
+        action="store_true",
+        help=f"also write every hand as PHH ({PHH_FILE} in the output directory)",
+    )
     play: Callable[[argparse.Namespace], int] = parser.get_default("handler")
 
     def play_then_export(args: argparse.Namespace) -> int:
@@ -87,10 +96,12 @@ def add_phh_option(parser: argparse.ArgumentParser) -> None:
             except RunError as error:
                 Console(stderr=True, soft_wrap=True).print(
                     f"[bold yellow]warning:[/] no PHH written: {escape(str(error))}",
-                    highlight=False)  # fmt: skip
+                    highlight=False,
+                )
                 continue
             Console(stderr=bool(getattr(args, "json", False)), soft_wrap=True).print(
-                f"PHH: {count} hands in {escape(str(path))}", highlight=False)
+                f"PHH: {count} hands in {escape(str(path))}", highlight=False
+            )
         return status
 
     parser.set_defaults(handler=play_then_export)

@@ -172,7 +172,10 @@ def _ask(question: Question, default: str, console: Console) -> str:
 
 
 def _interview(
-    path: Path, given: dict[str, str], console: Console, defaults: dict[str, str],
+    path: Path,
+    given: dict[str, str],
+    console: Console,
+    defaults: dict[str, str],
     game_variant: str | None = None,
 ) -> dict[str, str]:
     """Ask every question ``given`` does not answer; return all the answers.
@@ -222,8 +225,7 @@ def run(args: argparse.Namespace) -> int:
                 create_bot(path, answers, force=True, game=args.game)  # refuses, saying why
             changes = refresh_bot(path, answers, overwrite_edited=args.overwrite_edited)
         else:
-            project = create_bot(path, answers, force=args.force, strategy=strategy,
-                                 game=args.game)
+            project = create_bot(path, answers, force=args.force, strategy=strategy, game=args.game)
     except NewBotError as error:
         for line in error.problems:
             print_error(errors, line)
@@ -253,11 +255,15 @@ def run(args: argparse.Namespace) -> int:
     scrimmage = (f"pokerbots scrimmage {shown}", "play a match against builtin:random")
     metadata = readme_answers(project) or {}
     if "game" in metadata:  # an ACPC bot of a game file plays that game
-        scrimmage = (f"pokerbots scrimmage {shown} builtin:chump --game {shown}/"
-                     f"{metadata['game']}", "play the ACPC server's chump in its game")
+        scrimmage = (
+            f"pokerbots scrimmage {shown} builtin:chump --game {shown}/{metadata['game']}",
+            "play the ACPC server's chump in its game",
+        )
     elif metadata.get("variant", "nlhe") not in MIT_VARIANTS:
-        scrimmage = (f"pokerbots scrimmage {shown} builtin:chump --variant "
-                     f"{metadata['variant']}", "play the ACPC server's chump")
+        scrimmage = (
+            f"pokerbots scrimmage {shown} builtin:chump --variant {metadata['variant']}",
+            "play the ACPC server's chump",
+        )
     for command, why in (
         (f"cd {shown} && python -m pytest", "run the bot's own tests"),
         scrimmage,

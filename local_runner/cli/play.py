@@ -35,11 +35,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument("bot", metavar="BOT", help="the bot to play against")
-    parser.add_argument("--variant", choices=["nlhe", "swap", "auction", "bounty"],
-                        default="nlhe", help="the game (default nlhe)")  # fmt: skip
+    parser.add_argument(
+        "--variant",
+        choices=["nlhe", "swap", "auction", "bounty"],
+        default="nlhe",
+        help="the game (default nlhe)",
+    )
     parser.add_argument("--rounds", type=positive_int, default=20, help="hands (default 20)")
-    parser.add_argument("--seed", type=non_negative_int,
-                        help="seed for the deal (default: random, recorded)")
+    parser.add_argument(
+        "--seed", type=non_negative_int, help="seed for the deal (default: random, recorded)"
+    )
     parser.add_argument("--out", type=Path, help="output directory (default: runs/play-TIME)")
     parser.set_defaults(handler=run)
 
@@ -56,18 +61,22 @@ def run(args: argparse.Namespace) -> int:
         name = opponent.name if opponent.name != PERSON else f"{PERSON}-bot"
         me = BotSpec(PERSON, seat=human_seat_factory(name, _read))
         out_dir = args.out or Path("runs") / time.strftime("play-%Y%m%d-%H%M%S")
-        print(f"You play {name} at {config.rules.variant}, {config.rules.num_rounds} hands "
-              f"(seed {config.seed}). Ctrl-C ends the match.")  # fmt: skip
-        result = run_scrimmage([me, BotSpec(name, opponent.builtin, opponent.program)],
-                               config, out_dir)  # fmt: skip
+        print(
+            f"You play {name} at {config.rules.variant}, {config.rules.num_rounds} hands "
+            f"(seed {config.seed}). Ctrl-C ends the match."
+        )
+        result = run_scrimmage(
+            [me, BotSpec(name, opponent.builtin, opponent.program)], config, out_dir
+        )
     except (UsageError, ConfigError) as error:
         errors.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
         return 2
     mine = result.players[0].bankroll
     print()
     print(f"{result.hands_played} hands played: you {mine:+d}, {name} {-mine:+d}.")
-    console.print(f"Logs: {escape(str(out_dir))}/ (replay them: pokerbots replay "
-                  f"{escape(str(out_dir))})")  # fmt: skip
+    console.print(
+        f"Logs: {escape(str(out_dir))}/ (replay them: pokerbots replay {escape(str(out_dir))})"
+    )
     if result.interrupted:
         return 130
     return 0

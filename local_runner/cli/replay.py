@@ -33,9 +33,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     which.add_argument("--hand", type=positive_int, metavar="N", help="only hand N")
     which.add_argument("--biggest", action="store_true", help="the hand with the biggest payoff")
     which.add_argument("--faults", action="store_true", help="only the hands with faults")
-    parser.add_argument("--bot", metavar="B",
-                        help="show the hands as bot B saw them (the other cards hidden until "
-                        "the showdown)")  # fmt: skip
+    parser.add_argument(
+        "--bot",
+        metavar="B",
+        help="show the hands as bot B saw them (the other cards hidden until the showdown)",
+    )
     parser.add_argument("--plain", action="store_true", help="print text even on a terminal")
     parser.set_defaults(handler=run)
 
@@ -46,8 +48,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         run_log = open_run(args.run_dir)
         if args.bot is not None and args.bot not in run_log.names:
-            raise RunError(f"There is no bot {args.bot!r} in this run; its bots are "
-                           f"{', '.join(run_log.names)}.")  # fmt: skip
+            raise RunError(
+                f"There is no bot {args.bot!r} in this run; its bots are "
+                f"{', '.join(run_log.names)}."
+            )
         hands = select_hands(
             run_log, HandFilter(number=args.hand, biggest=args.biggest, faults=args.faults)
         )

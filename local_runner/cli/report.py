@@ -42,8 +42,9 @@ def run(args: argparse.Namespace) -> int:
         else:
             path = match_report(args.run_dir, args.out)
     except RunError as error:
-        Console(stderr=True, soft_wrap=True).print(f"[bold red]error:[/] {escape(str(error))}",
-                                                   highlight=False)  # fmt: skip
+        Console(stderr=True, soft_wrap=True).print(
+            f"[bold red]error:[/] {escape(str(error))}", highlight=False
+        )
         return 2
     size = path.stat().st_size
     console.print(f"Report: {escape(str(path))} ({size / 1024:.0f} KiB)")

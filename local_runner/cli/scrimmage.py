@@ -82,19 +82,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--plot", action="store_true", help="also write bankroll.png (needs matplotlib)"
     )
     parser.add_argument(
-        "--sandbox", action="store_true",
+        "--sandbox",
+        action="store_true",
         help="run each bot directory in a bubblewrap sandbox: no network, only its own folder "
         "writable (needs the bwrap command: sudo apt-get install bubblewrap)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--game", type=Path, metavar="FILE",
+        "--game",
+        type=Path,
+        metavar="FILE",
         help="an ACPC game definition file (GAMEDEF ... END GAMEDEF) to play instead of a variant",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--python", metavar="PYTHON",
+        "--python",
+        metavar="PYTHON",
         help='the interpreter bots get as python3: "auto" (default: the python3 on PATH if it '
         'can import eval7, else the kit\'s), "path", "kit", or an interpreter\'s path',
-    )  # fmt: skip
+    )
     parser.set_defaults(handler=run)
 
 
@@ -138,9 +142,12 @@ def run(args: argparse.Namespace) -> int:
     error_console = make_console(stderr=True)
     try:
         config = load_config(args.config).with_overrides(
-            variant=args.variant, rounds=args.rounds, seed=args.seed, python=args.python,
+            variant=args.variant,
+            rounds=args.rounds,
+            seed=args.seed,
+            python=args.python,
             game=args.game,
-        )  # fmt: skip
+        )
         seats = config.rules.seats
         texts = _bot_texts(list(args.bots), seats, args.duplicate)
         specs = [BotSpec.parse(text) for text in texts]

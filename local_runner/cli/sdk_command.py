@@ -39,9 +39,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     refresh.add_argument("bot_dir", type=Path, metavar="BOT_DIR", help="the bot folder")
     refresh.add_argument(
-        FLAG, dest="overwrite_edited", action="store_true",
+        FLAG,
+        dest="overwrite_edited",
+        action="store_true",
         help="overwrite (or remove) sdk files you edited, too",
-    )  # fmt: skip
+    )
     refresh.add_argument(
         "--dry-run", action="store_true", help="say what would change; write nothing"
     )

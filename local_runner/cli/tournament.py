@@ -63,20 +63,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "bots", nargs="*", metavar="BOT", help="two or more bots (three or more in acpc-3pl)"
     )
     parser.add_argument(
-        "--variant", choices=["nlhe", "swap", "auction", "bounty", "acpc-3pl"],
+        "--variant",
+        choices=["nlhe", "swap", "auction", "bounty", "acpc-3pl"],
         help="the game (default nlhe)",
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--rounds", type=positive_int, help="hands per match (per leg if duplicate)"
     )
     parser.add_argument(
-        "--matches", type=positive_int,
+        "--matches",
+        type=positive_int,
         help=f"matches per pair, or per group of three in acpc-3pl (default {DEFAULT_MATCHES})",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--duplicate", action="store_true",
+        "--duplicate",
+        action="store_true",
         help="play every match as a duplicate match (two legs heads-up, six three-handed)",
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--workers", type=positive_int, help="parallel matches on this machine (default: cores)"
     )
@@ -312,10 +315,14 @@ def group_table(standings: Standings) -> Table:
                 mbb = summary.mbb_per_hand
                 style = "green" if mbb.low > 0 else "red" if mbb.high < 0 else "dim"
             table.add_row(
-                str(number) if index == 0 else "", bot, f"{chips:+d}", rate,
-                Text(interval, style=style), str(group.matches) if index == 0 else "",
+                str(number) if index == 0 else "",
+                bot,
+                f"{chips:+d}",
+                rate,
+                Text(interval, style=style),
+                str(group.matches) if index == 0 else "",
                 end_section=index == len(group.bots) - 1,
-            )  # fmt: skip
+            )
     return table
 
 

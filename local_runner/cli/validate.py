@@ -194,8 +194,13 @@ def render_report(console: Console, report: ValidationReport) -> None:
     console.print(table)
     stats = report.stats
     if "profile" in stats:
-        console.print(Text(f"Checked for {stats['competition']} (profile {stats['profile']}: "
-                           f"{stats['profile_reason']}).", style="dim"))
+        console.print(
+            Text(
+                f"Checked for {stats['competition']} (profile {stats['profile']}: "
+                f"{stats['profile_reason']}).",
+                style="dim",
+            )
+        )
     sizes = [
         f"{stats.get('file_count', 0)} files and folders",
         f"{format_bytes(int(stats.get('uncompressed_bytes') or 0))} uncompressed",

@@ -101,8 +101,9 @@ class AcpcSocketSeat(SocketSeat):
         """Take over ``sock`` for a bot playing ``rules`` (any number of seats) over the ACPC
         wire."""
         self.view = AcpcView(rules)
-        super().__init__(name, sock, exit_status, before_quit, spin_wait, rules,
-                         codec=AcpcCodec(self.view))  # fmt: skip
+        super().__init__(
+            name, sock, exit_status, before_quit, spin_wait, rules, codec=AcpcCodec(self.view)
+        )
 
     def make_view(self, rules: Rules) -> SeatView:
         """The seat's own ACPC view: its codec reads the replies against it."""

@@ -282,9 +282,11 @@ class Match:
         extra = seat.take_unrequested()
         if extra:
             self._fault(
-                player, FaultKind.MISFORMATTED, reply.hand,
+                player,
+                FaultKind.MISFORMATTED,
+                reply.hand,
                 f"sent {extra} line(s) no message asked for (one reply per message)",
-            )  # fmt: skip
+            )
         if reply.fault is not None:
             self._fault(player, reply.fault, reply.hand, reply.detail)
         if settings.enforce_clock:
@@ -302,9 +304,11 @@ class Match:
                     reply = Reply(reply.hand, None, reply.elapsed, reply.is_ack, reply.text)
         if reply.is_ack and reply.action is not None and type(reply.action) is not CheckAction:
             self._fault(
-                player, FaultKind.ILLEGAL, reply.hand,
+                player,
+                FaultKind.ILLEGAL,
+                reply.hand,
                 f"answered the end of the hand with {reply.text or reply.action!r}, not K",
-            )  # fmt: skip
+            )
         return reply
 
     def _deal_street(self, state: RoundState, deal: Deal, record: HandRecord) -> RoundState:

@@ -63,7 +63,7 @@ class MitView:
         "_toss",
         "_updates_due",
         "rules",
-    )  # fmt: skip
+    )
 
     def __init__(self, rules: Rules) -> None:
         """A view of matches played with ``rules`` (they say which clauses a game has)."""
@@ -213,4 +213,3 @@ def _bounty_hits(record: HandRecord, seat: int) -> BountyHits:
     elif record.deltas[1] > 0:
         hits[0] = None
     return BountyHits(hits[seat], hits[1 - seat])
-

@@ -58,8 +58,9 @@ class BotProgram:
             if protocol is None:  # the metadata decides: an ACPC entry speaks ACPC in ACPC games
                 declared = declared_profile(path)
                 protocol = "auto" if declared is not None and declared[0] == "acpc" else "mit"
-            return cls(path, build, run, append_host=False, source="commands.json",
-                       protocol=protocol)  # fmt: skip
+            return cls(
+                path, build, run, append_host=False, source="commands.json", protocol=protocol
+            )
         startme = path / "startme.sh"
         if startme.exists():
             if not os.access(startme, os.X_OK):

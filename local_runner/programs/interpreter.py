@@ -86,15 +86,17 @@ def choose_python(setting: str, path: str | None = None) -> BotPython:
         return BotPython(on_path, setting, f"the python3 on PATH, as configured: {where}", None)
     if setting == AUTO:
         if on_path is None:
-            return BotPython(kit, setting, "the kit's interpreter: there is no python3 on PATH",
-                             kit_dir)  # fmt: skip
+            return BotPython(
+                kit, setting, "the kit's interpreter: there is no python3 on PATH", kit_dir
+            )
         if os.path.abspath(on_path) == os.path.abspath(kit) or _imports_eval7(on_path):
             return BotPython(on_path, setting, "the python3 on PATH", None)
         return BotPython(
-            kit, setting,
+            kit,
+            setting,
             f"the kit's interpreter, because the python3 on PATH ({on_path}) cannot import eval7",
             kit_dir,
-        )  # fmt: skip
+        )
     return _named(setting)
 
 
@@ -103,7 +105,7 @@ def _named(setting: str) -> BotPython:
     found = shutil.which(setting) if os.sep not in setting else setting
     if found is None or not os.path.isfile(found) or not os.access(found, os.X_OK):
         raise InterpreterError(
-            f"The python setting {setting!r} is not an executable interpreter. Use \"auto\", "
+            f'The python setting {setting!r} is not an executable interpreter. Use "auto", '
             '"path", "kit", or the path of a Python interpreter such as /usr/bin/python3.'
         )
     executable = os.path.abspath(found)
@@ -125,10 +127,13 @@ def _imports_eval7(executable: str) -> bool:
     """Whether ``executable`` can import eval7 (asked once per interpreter and run)."""
     try:
         probe = subprocess.run(
-            [executable, "-c", "import eval7"], stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=_PROBE_TIMEOUT,
+            [executable, "-c", "import eval7"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=_PROBE_TIMEOUT,
             check=False,
-        )  # fmt: skip
+        )
     except (OSError, subprocess.SubprocessError):
         return False
     return probe.returncode == 0

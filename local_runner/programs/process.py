@@ -232,10 +232,15 @@ class BotProcess:
         self, argv: list[str], preexec: Callable[[], None] | None
     ) -> tuple[subprocess.Popen[bytes], threading.Thread]:
         popen = subprocess.Popen(
-            argv, cwd=self.program.directory, env=self._env, stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+            argv,
+            cwd=self.program.directory,
+            env=self._env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
             preexec_fn=preexec,
-        )  # fmt: skip
+        )
         assert popen.stdout is not None  # guaranteed by stdout=PIPE
         reader = threading.Thread(
             target=pump_output,
@@ -397,7 +402,10 @@ class BotProcess:
             )
         self._log.close()
         return StopReport(
-            popen.returncode, popen.pid in signalled, survivors, len(signalled - {popen.pid}),
+            popen.returncode,
+            popen.pid in signalled,
+            survivors,
+            len(signalled - {popen.pid}),
             lingering,
         )
 

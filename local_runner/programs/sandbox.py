@@ -87,10 +87,23 @@ def sandbox_problem() -> str | None:
         )
     try:
         done = subprocess.run(
-            [bwrap, *_ISOLATION, "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
-             "--", "true"],
-            capture_output=True, text=True, timeout=30,
-        )  # fmt: skip
+            [
+                bwrap,
+                *_ISOLATION,
+                "--ro-bind",
+                "/",
+                "/",
+                "--proc",
+                "/proc",
+                "--dev",
+                "/dev",
+                "--",
+                "true",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
     except (OSError, subprocess.SubprocessError) as error:
         return f"bubblewrap ({bwrap}) could not be run ({error}); reinstall it: {INSTALL_HINT}."
     if done.returncode != 0:
@@ -123,10 +136,14 @@ def _inside(path: Path, root: Path) -> bool:
 def _runtime_paths() -> list[Path]:
     """What the relay and Python bots need to see: the interpreter, its libraries, the kit."""
     found = {
-        Path(sys.prefix), Path(sys.exec_prefix), Path(sys.base_prefix),
-        Path(sys.base_exec_prefix), Path(sys.executable).parent,
-        Path(os.path.realpath(sys.executable)).parent, _KIT_ROOT,
-    }  # fmt: skip
+        Path(sys.prefix),
+        Path(sys.exec_prefix),
+        Path(sys.base_prefix),
+        Path(sys.base_exec_prefix),
+        Path(sys.executable).parent,
+        Path(os.path.realpath(sys.executable)).parent,
+        _KIT_ROOT,
+    }
     found.update(Path(entry) for entry in sys.path if entry and os.path.isabs(entry))
     paths = sorted({path.resolve() for path in found if path.exists()})
     # A path inside another one is visible through it.
@@ -201,13 +218,25 @@ class Sandbox:
         """``argv`` (the bot's run command) wrapped to run in the sandbox behind the relay."""
         self.status_path.unlink(missing_ok=True)
         relay = [
-            sys.executable, "-I", "-S", str(_RELAY),
-            f"{_INSIDE}/runner.sock", str(port), f"{_INSIDE}/status", "--",
-        ]  # fmt: skip
+            sys.executable,
+            "-I",
+            "-S",
+            str(_RELAY),
+            f"{_INSIDE}/runner.sock",
+            str(port),
+            f"{_INSIDE}/status",
+            "--",
+        ]
         return [
-            self.bwrap, *self._arguments(), "--bind", str(self.private), _INSIDE,
-            "--", *relay, *argv,
-        ]  # fmt: skip
+            self.bwrap,
+            *self._arguments(),
+            "--bind",
+            str(self.private),
+            _INSIDE,
+            "--",
+            *relay,
+            *argv,
+        ]
 
     def exit_description(self) -> str | None:
         """How the bot's own process exited, as the relay saw it, or None if not known."""

@@ -54,6 +54,5 @@ def unique_names(specs: Sequence[BotSpec]) -> list[str]:
     (``skeleton-1``, ``skeleton-2``), so logs and tables tell them apart."""
     names = [spec.name for spec in specs]
     return [
-        f"{name}-{index + 1}" if names.count(name) > 1 else name
-        for index, name in enumerate(names)
+        f"{name}-{index + 1}" if names.count(name) > 1 else name for index, name in enumerate(names)
     ]

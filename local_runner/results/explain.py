@@ -40,15 +40,18 @@ def start_failure_lines(
     lines: list[str] = []
     for player in result.not_started:
         log = out_dir / f"{player.name}.log"
-        lines.append(f"bot {player.name} did not start ({player.start_failure}); "
-                     f"the last lines of {log}:")  # fmt: skip
+        lines.append(
+            f"bot {player.name} did not start ({player.start_failure}); the last lines of {log}:"
+        )
         tail = log_tail(log)
         lines.extend(f"    {line}" for line in tail)
         if python is not None and any("ModuleNotFoundError" in line for line in tail):
             lines.append(python.hint())
         elif (player.start_failure or "").startswith("build_failed"):
-            lines.append("The build step is the 'build' command of the bot's commands.json; "
-                         "its time limit is [runner] build_timeout in the config file.")
+            lines.append(
+                "The build step is the 'build' command of the bot's commands.json; "
+                "its time limit is [runner] build_timeout in the config file."
+            )
     return lines
 
 

@@ -73,8 +73,12 @@ _PLAIN_ACTIONS: dict[type, str] = {FoldAction: "folds", CallAction: "calls", Che
 _JSON = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 
 # Details that already read as the MIT engine's fault lines do.
-_MIT_FAULT_PREFIXES = ("attempted illegal ", "response misformatted", "ran out of time",
-                       "disconnected")
+_MIT_FAULT_PREFIXES = (
+    "attempted illegal ",
+    "response misformatted",
+    "ran out of time",
+    "disconnected",
+)
 # How each fault kind reads after the player's name otherwise.
 _FAULT_WORDS = {
     FaultKind.ILLEGAL: "attempted illegal action",
@@ -117,8 +121,14 @@ def _action_line(name: str, action: Action, state: RoundState) -> str:
     return f"{name} {_PLAIN_ACTIONS[type(action)]}"
 
 
-def _street_line(names: tuple[str, ...], street: int, board: tuple[str, ...],
-                 stacks: tuple[int, ...], start: int, toss: bool = False) -> str:
+def _street_line(
+    names: tuple[str, ...],
+    street: int,
+    board: tuple[str, ...],
+    stacks: tuple[int, ...],
+    start: int,
+    toss: bool = False,
+) -> str:
     """A new street: its board, and what each seat has put in (its starting stack less its
     stack now)."""
     chips = ", ".join(
@@ -170,9 +180,11 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
             folded[event.seat] = folded[event.seat] or isinstance(event.action, FoldAction)
         elif isinstance(event, StreetEvent):
             board = event.board
-            append(_street_line(
-                names, event.street, board, event.stacks, rules.starting_stack, rules.discard
-            ))  # fmt: skip
+            append(
+                _street_line(
+                    names, event.street, board, event.stacks, rules.starting_stack, rules.discard
+                )
+            )
             if bounty is not None or rules.discard:
                 append(f"Current stacks: {event.stacks[0]}, {event.stacks[1]}")
             hands_due = show_hands and event.street in (3, 4)
@@ -228,8 +240,12 @@ def hand_to_json(record: HandRecord) -> dict[str, object]:
     street = 0
     for event in record.events:
         if isinstance(event, ActionEvent):
-            entry = {"seat": event.seat, "street": event.state.street,
-                     "action": encode_action(event.action), "forced": event.forced}
+            entry = {
+                "seat": event.seat,
+                "street": event.state.street,
+                "action": encode_action(event.action),
+                "forced": event.forced,
+            }
             if event.seconds is not None:  # the reply's time, for clock use per street
                 entry["seconds"] = round(event.seconds, 6)
             actions.append(entry)
@@ -241,8 +257,15 @@ def hand_to_json(record: HandRecord) -> dict[str, object]:
             auction = {"bids": event.bids, "winners": event.winners}
         else:
             fault = event.fault
-            faults.append({"seat": event.seat, "player": names[event.seat],
-                           "kind": fault.kind.value, "detail": fault.detail, "hand": fault.hand})
+            faults.append(
+                {
+                    "seat": event.seat,
+                    "player": names[event.seat],
+                    "kind": fault.kind.value,
+                    "detail": fault.detail,
+                    "hand": fault.hand,
+                }
+            )
     has_bounty = any(rank is not None for rank in record.bounties)
     return {
         "hand": record.number,
@@ -275,8 +298,9 @@ class MatchLogWriter:
             logs.close(result)
     """
 
-    def __init__(self, out_dir: Path | str, rules: Rules, player_names: tuple[str, ...],
-                 seed: int) -> None:
+    def __init__(
+        self, out_dir: Path | str, rules: Rules, player_names: tuple[str, ...], seed: int
+    ) -> None:
         """Create ``out_dir`` if needed, open both logs and write the gamelog header."""
         self.out_dir = Path(out_dir)
         self.rules = rules
@@ -316,12 +340,14 @@ class MatchLogWriter:
         summary = result.to_dict()
         if summary_extra:
             summary.update(summary_extra)
-        (self.out_dir / SUMMARY_FILE).write_text(json.dumps(summary, indent=2) + "\n",
-                                                 encoding="utf-8")
+        (self.out_dir / SUMMARY_FILE).write_text(
+            json.dumps(summary, indent=2) + "\n", encoding="utf-8"
+        )
 
     def _open(self, name: str) -> TextIO:
-        return open(self.out_dir / name, "w", encoding="utf-8", newline="\n",
-                    buffering=_BUFFER_BYTES)
+        return open(
+            self.out_dir / name, "w", encoding="utf-8", newline="\n", buffering=_BUFFER_BYTES
+        )
 
     def _close_files(self) -> None:
         self.closed = True
@@ -331,8 +357,12 @@ class MatchLogWriter:
         """The writer itself."""
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         """Close the files if :meth:`close` was not called (no ``Final`` line, no summary)."""
         if not self.closed:
             self._close_files()

@@ -80,14 +80,23 @@ def plot_match_bankroll(match_dir: Path, out: Path | None = None) -> Path:
     else:
         for half, (by_name, style) in enumerate(zip(series, (":", "--"), strict=False), start=1):
             for name, values in by_name.items():
-                axes.plot(range(len(values)), values, style, label=f"{name}, half {half}",
-                          color=colors.get(name), linewidth=1.0)
+                axes.plot(
+                    range(len(values)),
+                    values,
+                    style,
+                    label=f"{name}, half {half}",
+                    color=colors.get(name),
+                    linewidth=1.0,
+                )
         for name in series[0]:
             first, second = series[0][name], series[1].get(name, [0])
             n = min(len(first), len(second))
             axes.plot(
-                range(n), [a + b for a, b in zip(first[:n], second[:n], strict=True)],
-                label=f"{name}, both halves", color=colors[name], linewidth=2.2,
+                range(n),
+                [a + b for a, b in zip(first[:n], second[:n], strict=True)],
+                label=f"{name}, both halves",
+                color=colors[name],
+                linewidth=2.2,
             )
         axes.set_title("Duplicate match: bankroll per half, and over hand pairs")
     axes.axhline(0, color="grey", linewidth=0.8)
@@ -149,11 +158,19 @@ def plot_cross_table(standings: Standings, out: Path, bots: Sequence[str] | None
         for c in range(size):
             if labels[r][c]:
                 dark = abs(values[r][c]) > 0.6 * limit  # white text on deep colours
-                axes.text(c, r, labels[r][c], ha="center", va="center", fontsize="small",
-                          color="white" if dark else "black")
+                axes.text(
+                    c,
+                    r,
+                    labels[r][c],
+                    ha="center",
+                    va="center",
+                    fontsize="small",
+                    color="white" if dark else "black",
+                )
     axes.set_xlabel("opponent")
-    axes.set_title("mbb/hand of row bot against column bot (* = 95% CI excludes zero)",
-                   fontsize="medium")
+    axes.set_title(
+        "mbb/hand of row bot against column bot (* = 95% CI excludes zero)", fontsize="medium"
+    )
     figure.colorbar(image, ax=axes, label="mbb/hand")
     figure.savefig(out, dpi=110)
     return out

@@ -265,9 +265,11 @@ def _groups(
         for bot in key:
             total, won, count, played = per_bot[bot]
             per_bot[bot] = (
-                total.merged(moments[bot]), won + chips[bot], count + len(grouped[key]),
+                total.merged(moments[bot]),
+                won + chips[bot],
+                count + len(grouped[key]),
                 played + hands,
-            )  # fmt: skip
+            )
         summaries = tuple(_summary_of(moments[bot], big_blind, per_sample) for bot in key)
         groups.append(
             GroupStats(key, len(grouped[key]), hands, tuple(chips[b] for b in key), summaries)

@@ -34,8 +34,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TypeAlias
 
-__all__ = ["RATIO_MIN_BYTES", "ArchiveLimits", "ArchiveReport", "Problem", "UnsafeArchiveError",
-           "archive_kind", "extract_archive", "inspect_archive", "inspect_directory"]
+__all__ = [
+    "RATIO_MIN_BYTES",
+    "ArchiveLimits",
+    "ArchiveReport",
+    "Problem",
+    "UnsafeArchiveError",
+    "archive_kind",
+    "extract_archive",
+    "inspect_archive",
+    "inspect_directory",
+]
 
 #: Members (and archives) expanding to at most this many bytes are never
 #: refused for compressing too well: small files compress well legitimately.
@@ -47,8 +56,16 @@ _DRIVE = re.compile(r"^[A-Za-z]:")
 _SUFFIXES = {".tar.gz": "tar", ".tgz": "tar", ".tar": "tar", ".zip": "zip", ".jar": "zip"}
 _NOFOLLOW: int = getattr(os, "O_NOFOLLOW", 0)
 #: What reading a broken archive can raise (gzip and bz2 raise OSError).
-_READ_ERRORS = (zipfile.BadZipFile, tarfile.TarError, EOFError, OSError, zlib.error,
-                lzma.LZMAError, NotImplementedError, RuntimeError)
+_READ_ERRORS = (
+    zipfile.BadZipFile,
+    tarfile.TarError,
+    EOFError,
+    OSError,
+    zlib.error,
+    lzma.LZMAError,
+    NotImplementedError,
+    RuntimeError,
+)
 _SLIM = "Remove files the bot does not need at run time (logs, data, caches) and archive again."
 _HINTS = {
     "archive_format": "Re-create the archive with a standard zip or tar tool and try again.",
@@ -62,9 +79,9 @@ _HINTS = {
     "compression_ratio": "Remove the highly compressible file (padding, sparse or generated data).",
     "duplicate_member": "Re-create the archive so that every path is stored only once.",
     "unsafe_name": "Rename the file so that its name has no line break, tab or other control "
-                   "character.",
+    "character.",
     "setuid_file": "Remove the setuid/setgid bit (`chmod ug-s FILE`) and archive again; a bot "
-                   "never needs it.",
+    "never needs it.",
 }
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SETID = stat.S_ISUID | stat.S_ISGID
@@ -150,20 +167,29 @@ def _name_problem(name: str, what: str) -> Problem | None:
     found = _CONTROL.search(name)
     if found is None:
         return None
-    return _problem("unsafe_name", name, (
-        f"The {what} {name!r} has the control character U+{ord(found.group()):04X} "
-        "(a line break, tab or similar) in its name."))
+    return _problem(
+        "unsafe_name",
+        name,
+        (
+            f"The {what} {name!r} has the control character U+{ord(found.group()):04X} "
+            "(a line break, tab or similar) in its name."
+        ),
+    )
 
 
 def _setid_problem(name: str, mode: int, what: str) -> Problem | None:
     """A problem if a regular file's ``mode`` carries the setuid or setgid bit."""
     if not mode & _SETID:
         return None
-    bits = " and ".join(b for b, m in (("setuid", stat.S_ISUID), ("setgid", stat.S_ISGID))
-                        if mode & m)
+    bits = " and ".join(
+        b for b, m in (("setuid", stat.S_ISUID), ("setgid", stat.S_ISGID)) if mode & m
+    )
     plural = "s" if " and " in bits else ""
-    return _problem("setuid_file", name, (
-        f"The {what} {name!r} has the {bits} bit{plural} (mode {stat.S_IMODE(mode):04o})."))
+    return _problem(
+        "setuid_file",
+        name,
+        (f"The {what} {name!r} has the {bits} bit{plural} (mode {stat.S_IMODE(mode):04o})."),
+    )
 
 
 def _split_name(name: str) -> tuple[tuple[str, ...], Problem | None]:
@@ -194,34 +220,64 @@ def _resolve(base: tuple[str, ...], target: str) -> tuple[str, ...] | None:
     return tuple(parts)
 
 
-def _zip_members(zf: zipfile.ZipFile, limits: ArchiveLimits,
-                 problems: list[Problem]) -> Iterator[_Member]:
+def _zip_members(
+    zf: zipfile.ZipFile, limits: ArchiveLimits, problems: list[Problem]
+) -> Iterator[_Member]:
     for info in zf.infolist():
         mode = info.external_attr >> 16 if info.create_system == 3 else 0  # 3: made on Unix
         name, target = info.filename, b""
-        kind = ("dir" if name.replace("\\", "/").endswith("/") or stat.S_ISDIR(mode)
-                else "symlink" if stat.S_ISLNK(mode)
-                else "special" if stat.S_IFMT(mode) and not stat.S_ISREG(mode) else "file")
+        kind = (
+            "dir"
+            if name.replace("\\", "/").endswith("/") or stat.S_ISDIR(mode)
+            else "symlink"
+            if stat.S_ISLNK(mode)
+            else "special"
+            if stat.S_IFMT(mode) and not stat.S_ISREG(mode)
+            else "file"
+        )
         if info.flag_bits & 0x1:
-            problems.append(_problem("archive_format", name, f"The member {name!r} is encrypted.",
-                                     "Create the archive without a password."))
+            problems.append(
+                _problem(
+                    "archive_format",
+                    name,
+                    f"The member {name!r} is encrypted.",
+                    "Create the archive without a password.",
+                )
+            )
         elif kind == "symlink":
             with zf.open(info) as handle:
                 target = handle.read(_MAX_LINK + 1)
         size = info.file_size if kind == "file" else 0
         ratio = size / max(info.compress_size, 1)
         if size > RATIO_MIN_BYTES and ratio > limits.max_ratio:
-            problems.append(_problem("compression_ratio", name, (
-                f"The member {name!r} expands {ratio:.0f}-fold to {size:,} bytes, more than "
-                f"{limits.max_ratio:g}-fold, like a zip bomb.")))
+            problems.append(
+                _problem(
+                    "compression_ratio",
+                    name,
+                    (
+                        f"The member {name!r} expands {ratio:.0f}-fold to {size:,} bytes, "
+                        "more than "
+                        f"{limits.max_ratio:g}-fold, like a zip bomb."
+                    ),
+                )
+            )
         link = target.decode("utf-8", "surrogateescape").replace("\\", "/")
         yield _Member(name, kind, size, mode, link, info)
 
 
 def _tar_members(tf: tarfile.TarFile) -> Iterator[_Member]:
     for info in tf:
-        kind = ("file" if info.isreg() else "dir" if info.isdir() else "symlink" if info.issym()
-                else "hardlink" if info.islnk() else "special")
+        kind = (
+            "file"
+            if info.isreg()
+            else "dir"
+            if info.isdir()
+            else "symlink"
+            if info.issym()
+            else "hardlink"
+            if info.islnk()
+            else "special"
+        )
         size = info.size if kind == "file" else 0
         yield _Member(info.name, kind, size, info.mode, info.linkname.replace("\\", "/"), info)
 
@@ -229,51 +285,93 @@ def _tar_members(tf: tarfile.TarFile) -> Iterator[_Member]:
 def _limit_problems(what: str, count: int, total: int, limits: ArchiveLimits) -> list[Problem]:
     problems = []
     if count > limits.max_files:
-        problems.append(_problem("too_many_files", None, (
-            f"The {what} holds more than {limits.max_files:,} files, directories and links.")))
+        problems.append(
+            _problem(
+                "too_many_files",
+                None,
+                (f"The {what} holds more than {limits.max_files:,} files, directories and links."),
+            )
+        )
     if total > limits.max_uncompressed:
-        problems.append(_problem("too_large_uncompressed", None, (
-            f"The {what} holds more than {limits.max_uncompressed:,} bytes of files.")))
+        problems.append(
+            _problem(
+                "too_large_uncompressed",
+                None,
+                (f"The {what} holds more than {limits.max_uncompressed:,} bytes of files."),
+            )
+        )
     return problems
 
 
-def _check_links(members: list[_Member], seen: dict[tuple[str, ...], _Member],
-                 complete: bool, problems: list[Problem]) -> None:
+def _check_links(
+    members: list[_Member],
+    seen: dict[tuple[str, ...], _Member],
+    complete: bool,
+    problems: list[Problem],
+) -> None:
     """Check link targets and paths beneath links or files; size hard links as copies."""
     for m in members:
         if m.kind in ("symlink", "hardlink") and m.parts:
             resolved = _resolve(m.parts[:-1] if m.kind == "symlink" else (), m.target)
             target = seen.get(resolved) if resolved is not None else None
             if resolved is None:
-                problems.append(_problem("link_escape", m.name, (
-                    f"The {m.kind} {m.name!r} points outside the bot, to {m.target[:200]!r}.")))
+                problems.append(
+                    _problem(
+                        "link_escape",
+                        m.name,
+                        (f"The {m.kind} {m.name!r} points outside the bot, to {m.target[:200]!r}."),
+                    )
+                )
             elif m.kind == "hardlink" and target is not None and target.kind == "file":
                 m.size, m.source = target.size, target.source
             elif m.kind == "hardlink" and complete:
-                problems.append(_problem("archive_format", m.name, (
-                    f"The hardlink {m.name!r} points to {m.target!r}, not to a file in the "
-                    "archive.")))
+                problems.append(
+                    _problem(
+                        "archive_format",
+                        m.name,
+                        (
+                            f"The hardlink {m.name!r} points to {m.target!r}, not to a file in the "
+                            "archive."
+                        ),
+                    )
+                )
         for depth in range(1, len(m.parts)):
             other = seen.get(m.parts[:depth])
             if other is not None and other.kind == "symlink":
-                problems.append(_problem("link_escape", m.name, (
-                    f"The member {m.name!r} is stored beneath the symlink {other.name!r}.")))
+                problems.append(
+                    _problem(
+                        "link_escape",
+                        m.name,
+                        (f"The member {m.name!r} is stored beneath the symlink {other.name!r}."),
+                    )
+                )
                 break
             if other is not None and other.kind != "dir":
-                problems.append(_problem("duplicate_member", m.name, (
-                    f"The member {m.name!r} needs {other.name!r} to be a directory, but it "
-                    "is also stored as a file.")))
+                problems.append(
+                    _problem(
+                        "duplicate_member",
+                        m.name,
+                        (
+                            f"The member {m.name!r} needs {other.name!r} to be a directory, but it "
+                            "is also stored as a file."
+                        ),
+                    )
+                )
                 break
 
 
-def _scan(archive: _Archive, kind: str, compressed: int,
-          limits: ArchiveLimits) -> tuple[ArchiveReport, list[_Member]]:
+def _scan(
+    archive: _Archive, kind: str, compressed: int, limits: ArchiveLimits
+) -> tuple[ArchiveReport, list[_Member]]:
     """Read every header, stopping early once the file count or size limit is exceeded."""
     problems: list[Problem] = []
     members: list[_Member] = []
     seen: dict[tuple[str, ...], _Member] = {}
-    entries = (_zip_members(archive, limits, problems) if isinstance(archive, zipfile.ZipFile)
-               else _tar_members(archive))
+    entries = (
+        _zip_members(archive, limits, problems)
+        if isinstance(archive, zipfile.ZipFile)
+        else _tar_members(archive)
+    )
     total, complete = 0, False
     try:
         for m in entries:
@@ -288,14 +386,26 @@ def _scan(archive: _Archive, kind: str, compressed: int,
             if not m.parts and m.kind != "dir":
                 problems.append(_problem("archive_format", m.name, "A member has no name."))
             if m.kind == "special":
-                problems.append(_problem("special_file", m.name, (
-                    f"The member {m.name!r} is a device, FIFO or other special file.")))
-            if m.kind in ("file", "hardlink") and (
-                    setid := _setid_problem(m.name, m.mode, "member")) is not None:
+                problems.append(
+                    _problem(
+                        "special_file",
+                        m.name,
+                        (f"The member {m.name!r} is a device, FIFO or other special file."),
+                    )
+                )
+            if (
+                m.kind in ("file", "hardlink")
+                and (setid := _setid_problem(m.name, m.mode, "member")) is not None
+            ):
                 problems.append(setid)
             if m.parts in seen and not seen[m.parts].kind == m.kind == "dir":
-                problems.append(_problem("duplicate_member", m.name, (
-                    f"The member {m.name!r} is stored more than once.")))
+                problems.append(
+                    _problem(
+                        "duplicate_member",
+                        m.name,
+                        (f"The member {m.name!r} is stored more than once."),
+                    )
+                )
             seen[m.parts] = m
         else:
             complete = True
@@ -305,22 +415,35 @@ def _scan(archive: _Archive, kind: str, compressed: int,
     total = sum(m.size for m in members)
     problems += _limit_problems("archive", len(members), total, limits)
     ratio = total / max(compressed, 1)
-    if (total > RATIO_MIN_BYTES and ratio > limits.max_ratio
-            and all(p.check != "compression_ratio" for p in problems)):
-        problems.append(_problem("compression_ratio", None, (
-            f"The archive expands {ratio:.0f}-fold to {total:,} bytes, more than "
-            f"{limits.max_ratio:g}-fold, like a decompression bomb.")))
+    if (
+        total > RATIO_MIN_BYTES
+        and ratio > limits.max_ratio
+        and all(p.check != "compression_ratio" for p in problems)
+    ):
+        problems.append(
+            _problem(
+                "compression_ratio",
+                None,
+                (
+                    f"The archive expands {ratio:.0f}-fold to {total:,} bytes, more than "
+                    f"{limits.max_ratio:g}-fold, like a decompression bomb."
+                ),
+            )
+        )
     return ArchiveReport(kind, compressed, total, len(members), tuple(problems)), members
 
 
 @contextmanager
-def _scanned(path: Path, limits: ArchiveLimits
-             ) -> Iterator[tuple[ArchiveReport, list[_Member], _Archive | None]]:
+def _scanned(
+    path: Path, limits: ArchiveLimits
+) -> Iterator[tuple[ArchiveReport, list[_Member], _Archive | None]]:
     """Open and scan an archive; yield the report, the members and the open archive."""
     kind = archive_kind(path)
     if kind is None:
-        raise ValueError(f"{path} is not a supported archive. Pass a directory or a .zip, .jar, "
-                         ".tar, .tar.gz or .tgz file.")
+        raise ValueError(
+            f"{path} is not a supported archive. Pass a directory or a .zip, .jar, "
+            ".tar, .tar.gz or .tgz file."
+        )
     size = path.stat().st_size
     if size > limits.max_compressed:
         message = f"The archive is {size:,} bytes, more than {limits.max_compressed:,} bytes."
@@ -393,8 +516,13 @@ def _make_dirs(root: Path, parts: tuple[str, ...]) -> Path:
     return current
 
 
-def _extract(archive: _Archive, members: list[_Member], root: Path,
-             limits: ArchiveLimits, report: ArchiveReport) -> None:
+def _extract(
+    archive: _Archive,
+    members: list[_Member],
+    root: Path,
+    limits: ArchiveLimits,
+    report: ArchiveReport,
+) -> None:
     def refuse(check: str, member: str, message: str) -> UnsafeArchiveError:
         return UnsafeArchiveError(replace(report, problems=(_problem(check, member, message),)))
 
@@ -408,8 +536,11 @@ def _extract(archive: _Archive, members: list[_Member], root: Path,
             with _open_member(archive, m) as src, open(path, "xb", opener=_opener) as dst:
                 count = _copy_limited(src, dst, limit)
             if count > limit:  # headers can lie: never write more than they declared
-                raise refuse("too_large_uncompressed", m.name,
-                             f"The member {m.name!r} holds more than its {m.size:,} bytes.")
+                raise refuse(
+                    "too_large_uncompressed",
+                    m.name,
+                    f"The member {m.name!r} holds more than its {m.size:,} bytes.",
+                )
             if count < m.size:
                 raise refuse("archive_format", m.name, f"The member {m.name!r} is truncated.")
             written += count
@@ -421,8 +552,11 @@ def _extract(archive: _Archive, members: list[_Member], root: Path,
     for m in links:  # a chain of links can escape although each one looked fine
         real = os.path.realpath(root.joinpath(*m.parts))
         if os.path.commonpath([real_root, real]) != real_root:
-            raise refuse("link_escape", m.name,
-                         f"The symlink {m.name!r} leads outside the bot through other links.")
+            raise refuse(
+                "link_escape",
+                m.name,
+                f"The symlink {m.name!r} leads outside the bot through other links.",
+            )
 
 
 def _clear(directory: Path) -> None:
@@ -434,8 +568,9 @@ def _clear(directory: Path) -> None:
                 os.unlink(entry.path)
 
 
-def extract_archive(path: Path, destination: Path,
-                    limits: ArchiveLimits = ArchiveLimits()) -> ArchiveReport:
+def extract_archive(
+    path: Path, destination: Path, limits: ArchiveLimits = ArchiveLimits()
+) -> ArchiveReport:
     """Inspect ``path``, then extract it into ``destination``, an existing empty directory.
 
     Raises UnsafeArchiveError without writing anything if inspection finds a
@@ -446,8 +581,10 @@ def extract_archive(path: Path, destination: Path,
     """
     with os.scandir(destination) as entries:
         if next(entries, None) is not None:
-            raise ValueError(f"The destination {destination} is not empty. Extract into a new "
-                             "empty directory, e.g. one made by tempfile.mkdtemp().")
+            raise ValueError(
+                f"The destination {destination} is not empty. Extract into a new "
+                "empty directory, e.g. one made by tempfile.mkdtemp()."
+            )
     with _scanned(path, limits) as (report, members, archive):
         if not report.ok or archive is None:
             raise UnsafeArchiveError(report)
@@ -456,17 +593,30 @@ def extract_archive(path: Path, destination: Path,
         except BaseException as exc:
             _clear(destination)
             if isinstance(exc, _READ_ERRORS):
-                raise UnsafeArchiveError(replace(report, problems=(_problem(
-                    "archive_format", None, f"The archive could not be extracted ({exc}).",
-                    "Check that the archive is intact and that the disk has free space."),))
+                raise UnsafeArchiveError(
+                    replace(
+                        report,
+                        problems=(
+                            _problem(
+                                "archive_format",
+                                None,
+                                f"The archive could not be extracted ({exc}).",
+                                "Check that the archive is intact "
+                                "and that the disk has free space.",
+                            ),
+                        ),
+                    )
                 ) from exc
             raise
     return report
 
 
-def inspect_directory(path: Path, limits: ArchiveLimits = ArchiveLimits(),
-                      exclude: Callable[[Path], bool] | None = None,
-                      linked_roots: tuple[Path, ...] = ()) -> ArchiveReport:
+def inspect_directory(
+    path: Path,
+    limits: ArchiveLimits = ArchiveLimits(),
+    exclude: Callable[[Path], bool] | None = None,
+    linked_roots: tuple[Path, ...] = (),
+) -> ArchiveReport:
     """Check a submission directory, walking it without following symbolic links.
 
     Links resolving outside the directory and special files are problems, as are
@@ -503,8 +653,16 @@ def inspect_directory(path: Path, limits: ArchiveLimits = ArchiveLimits(),
                     if (setid := _setid_problem(name, info.st_mode, "file")) is not None:
                         problems.append(setid)
                 elif not stat.S_ISLNK(info.st_mode):
-                    problems.append(_problem("special_file", name, (
-                        f"The entry {name!r} is a device, FIFO, socket or other special file.")))
+                    problems.append(
+                        _problem(
+                            "special_file",
+                            name,
+                            (
+                                f"The entry {name!r} is a device, FIFO, socket "
+                                "or other special file."
+                            ),
+                        )
+                    )
                 elif _inside(root, real := os.path.realpath(entry.path)):
                     continue
                 elif any(_inside(linked, real) for linked in allowed):
@@ -513,8 +671,16 @@ def inspect_directory(path: Path, limits: ArchiveLimits = ArchiveLimits(),
                     elif os.path.isfile(real):
                         total += os.path.getsize(real)
                 else:
-                    problems.append(_problem("link_escape", name, (
-                        f"The symlink {name!r} points outside the bot: {os.readlink(entry)!r}.")))
+                    problems.append(
+                        _problem(
+                            "link_escape",
+                            name,
+                            (
+                                f"The symlink {name!r} points outside the bot: "
+                                f"{os.readlink(entry)!r}."
+                            ),
+                        )
+                    )
     problems += _limit_problems("directory", count, total, limits)
     return ArchiveReport("directory", total, total, count, tuple(problems))
 

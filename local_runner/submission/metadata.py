@@ -210,8 +210,11 @@ def parse_readme(text: str) -> Metadata:
                 current.append(match.group(2).strip())
         elif current is not None:
             current.append(raw.strip())  # blank lines kept: they separate paragraphs
-    missing = [heading for heading, _ in FIELDS
-               if heading not in sections and heading not in _OPTIONAL_HEADINGS]
+    missing = [
+        heading
+        for heading, _ in FIELDS
+        if heading not in sections and heading not in _OPTIONAL_HEADINGS
+    ]
     if missing:
         raise MetadataError(
             f"README.txt has no {', '.join(repr(h + ':') for h in missing)} heading; "

@@ -225,7 +225,8 @@ def _read_game(path: Path) -> tuple[str, str, str]:
     if not GAME_FILE_PATTERN.fullmatch(path.name):
         raise NewBotError(
             f"The game file's name {path.name!r} would be written into startme.sh; rename it "
-            "with letters, digits, '.', '-' and '_' only (such as holdem.nolimit.2p.game).")
+            "with letters, digits, '.', '-' and '_' only (such as holdem.nolimit.2p.game)."
+        )
     try:
         text = path.read_text(encoding="ascii")
     except FileNotFoundError:
@@ -242,7 +243,8 @@ def _read_game(path: Path) -> tuple[str, str, str]:
         raise NewBotError(
             f"{path} is a {game.num_players}-player {game.betting} game; the template's ACPC "
             "bots play the shapes of the 2009 games: heads-up limit or no-limit, and "
-            "three-player limit.")
+            "three-player limit."
+        )
     return path.name, text, variant
 
 
@@ -366,7 +368,8 @@ def normalize_answers(
     if result["profile"] == "mit" and result["variant"] not in MIT_VARIANTS:
         raise NewBotError(
             f"The MIT Pokerbots competition does not play {result['variant']}, an ACPC game; "
-            "leave the profile out (an ACPC game makes an ACPC bot) or set profile=acpc.")
+            "leave the profile out (an ACPC game makes an ACPC bot) or set profile=acpc."
+        )
     leader = Person(result["leader_name"], result["leader_email"])
     members = _split_members(result["members"]) or [str(leader)]
     result["members"] = f"{MEMBER_SEPARATOR} ".join(str(_person(m)) for m in members)
@@ -628,21 +631,25 @@ def create_bot(
         if isinstance(given, str) and given.strip().lower() != variant:
             raise NewBotError(
                 f"{Path(game).name} is a game of the shape of {variant}, not {given}; leave "
-                "the variant out (it follows the game file) or choose another file.")
+                "the variant out (it follows the game file) or choose another file."
+            )
     if force and path.is_dir() and any(path.iterdir()):
         if game is not None:
             raise NewBotError(
                 "--game makes a new bot; to change the game of an existing one, copy the file "
                 "into its folder and edit the --game argument of its startme.sh and the Game "
-                "line of its README.")
+                "line of its README."
+            )
         refresh_bot(path, answers, overwrite_edited)
         return path
     directory_name = path.resolve().name
     normalized = normalize_answers(answers, directory_name=directory_name)
     if game is not None:
         if normalized["profile"] != "acpc":
-            raise NewBotError("A bot with an ACPC game file is entered in the ACPC competition; "
-                              "leave the profile out or set profile=acpc.")
+            raise NewBotError(
+                "A bot with an ACPC game file is entered in the ACPC competition; "
+                "leave the profile out or set profile=acpc."
+            )
         normalized["game"] = game_name
     problem = target_problem(path, force)
     if problem is not None:
@@ -679,8 +686,12 @@ def _render(template: Path, answers: Mapping[str, str], readme: str, scratch: Pa
         ),
         encoding="utf-8",
     )
-    context = {"bot_name": answers["bot_name"], "variant": answers["variant"],
-               "game_file": answers.get("game", ""), "_readme": readme}
+    context = {
+        "bot_name": answers["bot_name"],
+        "variant": answers["variant"],
+        "game_file": answers.get("game", ""),
+        "_readme": readme,
+    }
     try:
         project = cookiecutter(
             str(template),

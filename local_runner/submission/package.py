@@ -29,20 +29,40 @@ from pathlib import Path
 from .archive import archive_kind
 from .vendor import sdk_source, vendor_sdk
 
-__all__ = ["EXCLUDED_DIRS", "EXCLUDED_SUFFIXES", "JUNK_NAMES", "PackageError", "find_junk",
-           "is_excluded", "is_junk", "is_kit_sdk_link", "package_bot"]
+__all__ = [
+    "EXCLUDED_DIRS",
+    "EXCLUDED_SUFFIXES",
+    "JUNK_NAMES",
+    "PackageError",
+    "find_junk",
+    "is_excluded",
+    "is_junk",
+    "is_kit_sdk_link",
+    "package_bot",
+]
 
 #: Files and folders that other tools leave in a bot folder and no server wants: macOS and
 #: Windows metadata, version control, the kit's match logs, virtual environments (any folder
 #: holding ``pyvenv.cfg`` is one too, and macOS's ``._NAME`` files are junk as well).
 #: ``pokerbots validate`` flags them.
-JUNK_NAMES = frozenset({"__MACOSX", ".DS_Store", "Thumbs.db", "desktop.ini", ".git", "runs",
-                        ".venv", "venv"})
+JUNK_NAMES = frozenset(
+    {"__MACOSX", ".DS_Store", "Thumbs.db", "desktop.ini", ".git", "runs", ".venv", "venv"}
+)
 #: Folders never packaged: the junk, caches and build output (the build step rebuilds it).
-EXCLUDED_DIRS = frozenset({
-    "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis",
-    "build", "dist",
-}) | JUNK_NAMES
+EXCLUDED_DIRS = (
+    frozenset(
+        {
+            "__pycache__",
+            ".mypy_cache",
+            ".pytest_cache",
+            ".ruff_cache",
+            ".hypothesis",
+            "build",
+            "dist",
+        }
+    )
+    | JUNK_NAMES
+)
 #: File and folder name endings never packaged.
 EXCLUDED_SUFFIXES = (".log", ".pyc", ".pyo", ".egg-info")
 _ZIP_EPOCH = time.mktime((1980, 1, 1, 0, 0, 0, 0, 0, -1))
@@ -102,8 +122,9 @@ def find_junk(directory: Path) -> list[str]:
     return sorted(found)
 
 
-def _entries(directory: Path, prefix: str, ancestors: frozenset[str],
-             skip: str, scratch: Path) -> Iterator[_Entry]:
+def _entries(
+    directory: Path, prefix: str, ancestors: frozenset[str], skip: str, scratch: Path
+) -> Iterator[_Entry]:
     """Walk ``directory`` through links (refusing loops), skipping excluded entries.
 
     A link to the kit's whole SDK is replaced by a vendored copy written in ``scratch``.
@@ -124,19 +145,22 @@ def _entries(directory: Path, prefix: str, ancestors: frozenset[str],
         except OSError:
             raise PackageError(
                 f"{path} is a symbolic link to {os.readlink(path)!r}, which does not exist; "
-                "remove the link or restore its target.") from None
+                "remove the link or restore its target."
+            ) from None
         if stat.S_ISDIR(info.st_mode):
             real = os.path.realpath(path)
             if real in ancestors:
                 raise PackageError(
-                    f"{path} leads back into {real} (a symbolic-link loop); remove the link.")
+                    f"{path} leads back into {real} (a symbolic-link loop); remove the link."
+                )
             yield _Entry(path, name, True, 0o755, info.st_mtime)
             yield from _entries(path, name, ancestors | {real}, skip, scratch)
         elif stat.S_ISREG(info.st_mode):
             yield _Entry(path, name, False, stat.S_IMODE(info.st_mode) & 0o777, info.st_mtime)
         else:
             raise PackageError(
-                f"{path} is a device, FIFO or socket, which cannot be packaged; remove it.")
+                f"{path} is a device, FIFO or socket, which cannot be packaged; remove it."
+            )
 
 
 def _write_zip(target: Path, entries: list[_Entry]) -> None:
@@ -151,9 +175,10 @@ def _write_zip(target: Path, entries: list[_Entry]) -> None:
                 archive.writestr(info, b"")
                 continue
             info.compress_type = zipfile.ZIP_DEFLATED
-            with open(entry.source, "rb") as source, archive.open(
-                info, "w", force_zip64=entry.source.stat().st_size > 2**31
-            ) as sink:
+            with (
+                open(entry.source, "rb") as source,
+                archive.open(info, "w", force_zip64=entry.source.stat().st_size > 2**31) as sink,
+            ):
                 shutil.copyfileobj(source, sink, 1 << 20)
 
 
@@ -189,21 +214,26 @@ def package_bot(bot_dir: Path, output: Path | None = None, profile: str | None =
     if not ((bot_dir / "commands.json").is_file() or (bot_dir / "startme.sh").is_file()):
         raise PackageError(
             f"{bot_dir} has neither commands.json nor startme.sh, so it is not a bot folder; "
-            "pass the folder that holds them.")
+            "pass the folder that holds them."
+        )
     output = Path(output) if output is not None else bot_dir.parent / f"{bot_dir.name}.zip"
     kind = archive_kind(output)
     if kind is None:
-        raise PackageError(f"{output} does not end in .zip, .jar, .tar, .tar.gz or .tgz; "
-                           "choose one of those suffixes.")
+        raise PackageError(
+            f"{output} does not end in .zip, .jar, .tar, .tar.gz or .tgz; "
+            "choose one of those suffixes."
+        )
     if profile == "mit" and not output.name.lower().endswith(".zip"):
         raise PackageError(
             f"{output.name}: the MIT Pokerbots server takes .zip uploads only; write "
-            f"-o {bot_dir.name}.zip, or choose --profile acpc for a tar or jar.")
+            f"-o {bot_dir.name}.zip, or choose --profile acpc for a tar or jar."
+        )
     output = output.parent.resolve() / output.name
     with tempfile.TemporaryDirectory(prefix="pokerbots-package-") as scratch:
         entries = [_Entry(bot_dir, bot_dir.name, True, 0o755, bot_dir.stat().st_mtime)]
-        entries += _entries(bot_dir, bot_dir.name, frozenset({str(bot_dir)}), str(output),
-                            Path(scratch))
+        entries += _entries(
+            bot_dir, bot_dir.name, frozenset({str(bot_dir)}), str(output), Path(scratch)
+        )
         _write(entries, output, kind)
     return output
 

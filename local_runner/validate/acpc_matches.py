@@ -69,8 +69,15 @@ __all__ = [
 ]
 
 #: The dynamic checks of an ACPC game, in report order.
-ACPC_CHECKS = ("build", "connect", "acpc_matches", "acpc_result", "reply_times", "memory",
-               "cleanup")
+ACPC_CHECKS = (
+    "build",
+    "connect",
+    "acpc_matches",
+    "acpc_result",
+    "reply_times",
+    "memory",
+    "cleanup",
+)
 #: The opponent of every other seat: the ACPC server's example player.
 CHUMP = "builtin:chump"
 #: Hands per match of the script's games by number of players (``submission_2pl`` and
@@ -111,14 +118,18 @@ def acpc_game(variant: str, game_file: Path | None = None) -> AcpcGame:
     if game_file is not None:
         probe = read_game_file(game_file, 1)
         hands = HANDS_PER_MATCH.get(probe.seats, HANDS_PER_MATCH[3])
-        return AcpcGame(read_game_file(game_file, hands), game_file.name,
-                        "the game definition file")
+        return AcpcGame(
+            read_game_file(game_file, hands), game_file.name, "the game definition file"
+        )
     if variant not in _ACPC_VARIANTS:
-        raise ConfigError(f"{variant} is not an ACPC game; choose one of "
-                          f"{', '.join(_ACPC_VARIANTS)}, or give a game definition file.")
+        raise ConfigError(
+            f"{variant} is not an ACPC game; choose one of "
+            f"{', '.join(_ACPC_VARIANTS)}, or give a game definition file."
+        )
     rules = Rules.for_variant(variant)
-    return AcpcGame(rules.replace(num_rounds=HANDS_PER_MATCH.get(rules.seats, 1000)), variant,
-                    "the 2009 rules")
+    return AcpcGame(
+        rules.replace(num_rounds=HANDS_PER_MATCH.get(rules.seats, 1000)), variant, "the 2009 rules"
+    )
 
 
 def describe_rules(rules: Rules) -> str:
@@ -156,8 +167,14 @@ def play_acpc_matches(
         match_dir = out_dir / f"match-{index + 1}"
         config = smoke_config(rules, hands, options.seed + index, options)
         try:
-            result = run_scrimmage(specs, config, match_dir, record_reply_times=True,
-                                   sandbox=options.sandbox, stats=stats)
+            result = run_scrimmage(
+                specs,
+                config,
+                match_dir,
+                record_reply_times=True,
+                sandbox=options.sandbox,
+                stats=stats,
+            )
         except UsageError as error:
             return matches, stats, str(error)
         if result.interrupted:
@@ -174,8 +191,9 @@ def _played(matches: list[SmokeMatch], game: AcpcGame) -> str:
     return f"{count}, {hands:,} hands of {game.label}, against {CHUMP} in every other seat"
 
 
-def check_acpc_matches(matches: list[SmokeMatch], game: AcpcGame,
-                       wanted: int = ACPC_VALIDATION_HANDS) -> CheckResult:
+def check_acpc_matches(
+    matches: list[SmokeMatch], game: AcpcGame, wanted: int = ACPC_VALIDATION_HANDS
+) -> CheckResult:
     """No fault in any match (the script fails on any dealer warning or error), and the
     hands the script plays (``wanted``; fewer is a warning: a shorter test than the
     server's)."""
@@ -187,36 +205,46 @@ def check_acpc_matches(matches: list[SmokeMatch], game: AcpcGame,
         faults += f"; then {defaulted} of its decisions were played by default without asking it"
     if faults:
         tail = log_tail_hint(faulty_match(matches, PLAY_FAULTS).log)
-        wire = ("Speak the ACPC wire (VERSION:2.0.0 first, then echo each state you answer, "
-                "followed by ':' and one legal action), and answer only when it is your turn.")
+        wire = (
+            "Speak the ACPC wire (VERSION:2.0.0 first, then echo each state you answer, "
+            "followed by ':' and one legal action), and answer only when it is your turn."
+        )
         if "MATCHSTATE" in tail and "clause" in tail:  # the kit's MIT client read the wire
-            wire = ("The bot reads the MIT wire, but the ACPC dealer sends MATCHSTATE lines: "
-                    "start it with --protocol acpc (in startme.sh: exec python3 player.py "
-                    '--protocol acpc "$@"), or make it with `pokerbots new DIR --set '
-                    "variant=acpc-2pn`.")
+            wire = (
+                "The bot reads the MIT wire, but the ACPC dealer sends MATCHSTATE lines: "
+                "start it with --protocol acpc (in startme.sh: exec python3 player.py "
+                '--protocol acpc "$@"), or make it with `pokerbots new DIR --set '
+                "variant=acpc-2pn`."
+            )
         return CheckResult.failed(
-            name, f"Faults in the ACPC matches ({_played(matches, game)}): {faults}; first, "
-                  f"{first_fault_detail(matches, PLAY_FAULTS).rstrip('.')}. The ACPC server's "
-                  "check fails "
-                  "on any warning of its dealer.", f"{wire} {LOG_HINT}{tail}")
+            name,
+            f"Faults in the ACPC matches ({_played(matches, game)}): {faults}; first, "
+            f"{first_fault_detail(matches, PLAY_FAULTS).rstrip('.')}. The ACPC server's "
+            "check fails "
+            "on any warning of its dealer.",
+            f"{wire} {LOG_HINT}{tail}",
+        )
     complaints = [line for match in matches for line in sdk_complaints(match.log)]
     if complaints:
         return CheckResult.warned(
-            name, f"Played {_played(matches, game)}, but the SDK covered for the bot "
-                  f"{len(complaints)} time(s): {complaints[0]}",
+            name,
+            f"Played {_played(matches, game)}, but the SDK covered for the bot "
+            f"{len(complaints)} time(s): {complaints[0]}",
             "Read the bot's log for the traceback and fix get_action; the SDK sent a legal "
-            f"action instead, so the dealer saw nothing wrong. {LOG_HINT}")
+            f"action instead, so the dealer saw nothing wrong. {LOG_HINT}",
+        )
     hands = sum(match.result.hands_played for match in matches)
     if hands < wanted:
         return CheckResult.warned(
-            name, f"Played {_played(matches, game)} without a fault, but the ACPC server's "
-                  f"check plays at least {wanted:,} hands.",
-            f"Validate with the default number of hands (--hands {wanted}) before entering.")
+            name,
+            f"Played {_played(matches, game)} without a fault, but the ACPC server's "
+            f"check plays at least {wanted:,} hands.",
+            f"Validate with the default number of hands (--hands {wanted}) before entering.",
+        )
     return CheckResult.passed(name, f"Played {_played(matches, game)} without a fault.")
 
 
-def check_acpc_result(matches: list[SmokeMatch], stats: MatchStats,
-                      game: AcpcGame) -> CheckResult:
+def check_acpc_result(matches: list[SmokeMatch], stats: MatchStats, game: AcpcGame) -> CheckResult:
     """The bot did not lose to the chump over all the matches: the script's total of
     ``1000 * sum(score) / (big blind * hands)`` mbb/hand is at least 0.  The message gives the
     95% confidence interval too (the script judges the total alone)."""
@@ -228,18 +256,24 @@ def check_acpc_result(matches: list[SmokeMatch], stats: MatchStats,
         return CheckResult.skipped(name, "No hand was played.")
     interval = summaries[0].mbb_per_hand
     mbb = 1000 * total / (game.rules.big_blind * hands)
-    sentence = (f"{total:+,} chips over {hands:,} hands, {mbb:+.1f} mbb/hand (95% CI "
-                f"{interval.low:+.1f} to {interval.high:+.1f})")
+    sentence = (
+        f"{total:+,} chips over {hands:,} hands, {mbb:+.1f} mbb/hand (95% CI "
+        f"{interval.low:+.1f} to {interval.high:+.1f})"
+    )
     if mbb < 0:
         return CheckResult.failed(
-            name, f"The bot lost to {CHUMP}: {sentence}. The ACPC server's check requires at "
-                  "least 0 mbb/hand against its chump.",
+            name,
+            f"The bot lost to {CHUMP}: {sentence}. The ACPC server's check requires at "
+            "least 0 mbb/hand against its chump.",
             f"Beat a random player first: watch it with `pokerbots scrimmage BOT_DIR {CHUMP} "
             f"--rounds {game.rules.num_rounds}` (add --variant or --game for this game) and "
-            "read its hands in the log.")
+            "read its hands in the log.",
+        )
     return CheckResult.passed(
-        name, f"The bot did not lose to {CHUMP}: {sentence}; the ACPC server's check requires "
-              "at least 0 mbb/hand.")
+        name,
+        f"The bot did not lose to {CHUMP}: {sentence}; the ACPC server's check requires "
+        "at least 0 mbb/hand.",
+    )
 
 
 def run_acpc_checks(
@@ -256,15 +290,21 @@ def run_acpc_checks(
     matches, moments, refused = play_acpc_matches(program, game, options, work / "runs")
     stats: dict[str, Any] = {"game": game.label, "acpc_hands_wanted": options.acpc_hands}
     if refused is not None:
-        checks = [CheckResult.skipped(n, "The ACPC matches were not played.")
-                  for n in ACPC_CHECKS[:2]]
-        checks.append(CheckResult.failed(
-            "acpc_matches", refused,
-            "The runner refused to seat the bot for this game, for the reason above; "
-            "`pokerbots new DIR --set variant=acpc-2pn` (or acpc-2pl, acpc-3pl) makes a bot "
-            "that speaks the ACPC wire."))
-        checks += [CheckResult.skipped(n, "The ACPC matches were not played.")
-                   for n in ACPC_CHECKS[3:-1]]
+        checks = [
+            CheckResult.skipped(n, "The ACPC matches were not played.") for n in ACPC_CHECKS[:2]
+        ]
+        checks.append(
+            CheckResult.failed(
+                "acpc_matches",
+                refused,
+                "The runner refused to seat the bot for this game, for the reason above; "
+                "`pokerbots new DIR --set variant=acpc-2pn` (or acpc-2pl, acpc-3pl) makes a bot "
+                "that speaks the ACPC wire.",
+            )
+        )
+        checks += [
+            CheckResult.skipped(n, "The ACPC matches were not played.") for n in ACPC_CHECKS[3:-1]
+        ]
         checks.append(check_cleanup(work, (), options.linger_grace))
         return checks, stats
     checks = [check_build(matches, program, options.build_timeout)]
@@ -273,24 +313,38 @@ def run_acpc_checks(
     else:
         checks.append(check_connect(matches, options.connect_timeout))
         if checks[-1].status == "fail":
-            checks += [CheckResult.skipped(n, "The bot never connected.")
-                       for n in ACPC_CHECKS[2:-1]]
+            checks += [
+                CheckResult.skipped(n, "The bot never connected.") for n in ACPC_CHECKS[2:-1]
+            ]
         else:
-            checks += [check_acpc_matches(matches, game),
-                       check_acpc_result(matches, moments, game),
-                       check_reply_times(matches, game.rules, options),
-                       check_memory(matches, options.memory_limit)]
-    lingering = [process for match in matches for process in match.bot.lingering_processes
-                 if not any(match.bot.fault_counts.get(kind) for kind in UNSTARTED)]
+            checks += [
+                check_acpc_matches(matches, game),
+                check_acpc_result(matches, moments, game),
+                check_reply_times(matches, game.rules, options),
+                check_memory(matches, options.memory_limit),
+            ]
+    lingering = [
+        process
+        for match in matches
+        for process in match.bot.lingering_processes
+        if not any(match.bot.fault_counts.get(kind) for kind in UNSTARTED)
+    ]
     checks.append(check_cleanup(work, lingering, options.linger_grace))
-    stats.update({
-        "matches": [{"opponent": m.opponent, "hands": m.result.hands_played,
-                     "bankroll": m.bot.bankroll, "seed": options.seed + index,
-                     "faults": {k.value: n for k, n in m.bot.fault_counts.items() if n}}
-                    for index, m in enumerate(matches)],
-        "bankroll": sum(match.bot.bankroll for match in matches),
-        "peak_memory_bytes": peak_memory(matches),
-        **reply_time_stats(matches, game.rules),
-    })
+    stats.update(
+        {
+            "matches": [
+                {
+                    "opponent": m.opponent,
+                    "hands": m.result.hands_played,
+                    "bankroll": m.bot.bankroll,
+                    "seed": options.seed + index,
+                    "faults": {k.value: n for k, n in m.bot.fault_counts.items() if n},
+                }
+                for index, m in enumerate(matches)
+            ],
+            "bankroll": sum(match.bot.bankroll for match in matches),
+            "peak_memory_bytes": peak_memory(matches),
+            **reply_time_stats(matches, game.rules),
+        }
+    )
     return checks, stats
-

@@ -98,8 +98,12 @@ class CheckResult:
 
     def to_dict(self) -> dict[str, str]:
         """The JSON form: name, status, message and hint."""
-        return {"name": self.name, "status": self.status.value, "message": self.message,
-                "hint": self.hint}
+        return {
+            "name": self.name,
+            "status": self.status.value,
+            "message": self.message,
+            "hint": self.hint,
+        }
 
 
 def format_bytes(count: int, binary: bool = False) -> str:
@@ -137,8 +141,10 @@ class BotFiles:
         for directory, dirnames, filenames in os.walk(self.root):
             here = Path(directory)
             dirnames[:] = sorted(
-                name for name in dirnames
-                if name not in _SKIPPED_DIRS and not (here / name / "pyvenv.cfg").exists()
+                name
+                for name in dirnames
+                if name not in _SKIPPED_DIRS
+                and not (here / name / "pyvenv.cfg").exists()
                 and (include_sdk or here != self.root or name != "sdk")
             )
             for name in sorted(filenames):
@@ -166,7 +172,8 @@ def check_bot_root(top: Path) -> tuple[CheckResult, Path | None]:
     files = BotFiles(top, top)
     if not roots:
         return CheckResult.failed(
-            "bot_root", "No folder of the package holds a commands.json or a startme.sh.",
+            "bot_root",
+            "No folder of the package holds a commands.json or a startme.sh.",
             f"Add a commands.json such as {_EXAMPLE} (or an executable startme.sh) to the bot "
             "folder.",
         ), None
@@ -174,7 +181,8 @@ def check_bot_root(top: Path) -> tuple[CheckResult, Path | None]:
     if len(roots) > 1:
         names = ", ".join(files.show(root) + "/" for root in roots)
         return CheckResult.failed(
-            "bot_root", f"The package has {len(roots)} candidate bot folders: {names}.",
+            "bot_root",
+            f"The package has {len(roots)} candidate bot folders: {names}.",
             f"Keep commands.json and startme.sh in one folder only; the MIT server would run "
             f"{files.show(chosen)}/, the first one it finds.",
         ), chosen
@@ -191,8 +199,9 @@ def _bad(files: BotFiles, profile: str, name: str, message: str, hint: str) -> C
     one is only a warning under the ``mit`` profile.
     """
     if profile == "mit" and (files.root / "commands.json").is_file():
-        return CheckResult.warned(name, message + " The MIT server does not run startme.sh; "
-                                  "the ACPC server would.", hint)
+        return CheckResult.warned(
+            name, message + " The MIT server does not run startme.sh; the ACPC server would.", hint
+        )
     return CheckResult.failed(name, message, hint)
 
 
@@ -203,20 +212,24 @@ def check_startme_executable(files: BotFiles, profile: str = "mit") -> CheckResu
     if (path := files.startme) is None:
         if profile == "acpc":
             return CheckResult.failed(
-                name, f"There is no startme.sh in {files.show(files.root)}/; the ACPC server "
-                      "starts a bot with `./startme.sh HOST PORT`.",
+                name,
+                f"There is no startme.sh in {files.show(files.root)}/; the ACPC server "
+                "starts a bot with `./startme.sh HOST PORT`.",
                 "Add an executable startme.sh that starts the bot (`pokerbots new` writes one), "
-                "then " + chmod[0].lower() + chmod[1:])
-        return CheckResult.skipped(name, "There is no startme.sh; the bot starts from "
-                                         "commands.json.")
+                "then " + chmod[0].lower() + chmod[1:],
+            )
+        return CheckResult.skipped(
+            name, "There is no startme.sh; the bot starts from commands.json."
+        )
     mode = stat.S_IMODE(path.stat().st_mode)
     if not mode & stat.S_IXUSR:
-        return _bad(files, profile, name, f"startme.sh is not executable (mode {mode:04o}).",
-                    chmod)
+        return _bad(files, profile, name, f"startme.sh is not executable (mode {mode:04o}).", chmod)
     if mode & 0o755 != 0o755 and profile == "acpc":
         return CheckResult.failed(
-            name, f"startme.sh has mode {mode:04o}; the ACPC server's check wants at least "
-                  "0755.", chmod)
+            name,
+            f"startme.sh has mode {mode:04o}; the ACPC server's check wants at least 0755.",
+            chmod,
+        )
     return CheckResult.passed(name, f"startme.sh is executable (mode {mode:04o}).")
 
 
@@ -228,9 +241,13 @@ def check_startme_shebang(files: BotFiles, profile: str = "mit") -> CheckResult:
     with open(path, "rb") as file:
         first = file.read(200).split(b"\n")[0].rstrip(b"\r")
     if not first.startswith(b"#!"):
-        return _bad(files, profile, name,
-                    "startme.sh does not start with a shebang line, so it cannot be executed.",
-                    "Make its first line `#!/bin/sh` (or `#!/bin/bash`).")
+        return _bad(
+            files,
+            profile,
+            name,
+            "startme.sh does not start with a shebang line, so it cannot be executed.",
+            "Make its first line `#!/bin/sh` (or `#!/bin/bash`).",
+        )
     return CheckResult.passed(name, f"startme.sh starts with {first.decode(errors='replace')}.")
 
 
@@ -241,11 +258,14 @@ def check_startme_line_endings(files: BotFiles, profile: str = "mit") -> CheckRe
         return CheckResult.skipped(name, "There is no startme.sh.")
     if b"\r" in path.read_bytes():
         return _bad(
-            files, profile, name,
+            files,
+            profile,
+            name,
             "startme.sh has Windows (CRLF) line endings; Linux would look for an interpreter "
             "named '/bin/sh\\r'.",
             "Convert it with `dos2unix startme.sh` (or `sed -i 's/\\r$//' startme.sh`), or set "
-            "your editor to LF line endings.")
+            "your editor to LF line endings.",
+        )
     return CheckResult.passed(name, "startme.sh has Unix (LF) line endings.")
 
 
@@ -265,9 +285,11 @@ def check_machine_paths(files: BotFiles) -> CheckResult:
                 found.append(f"{launcher}:{number} ({match.group(0)}...)")
     if found:
         return CheckResult.failed(
-            name, f"Absolute paths into your machine: {', '.join(found[:3])}.",
-            "Use paths relative to the bot folder (startme.sh can `cd \"$(dirname \"$0\")\"`) "
-            "and programs found on PATH, such as python3.")
+            name,
+            f"Absolute paths into your machine: {', '.join(found[:3])}.",
+            'Use paths relative to the bot folder (startme.sh can `cd "$(dirname "$0")"`) '
+            "and programs found on PATH, such as python3.",
+        )
     return CheckResult.passed(name, "The start commands use no paths into your machine.")
 
 
@@ -277,11 +299,14 @@ def check_commands_json(files: BotFiles, profile: str = "mit") -> CheckResult:
     name = "commands_json"
     if not (files.root / "commands.json").is_file():
         if profile == "acpc":
-            return CheckResult.skipped(name, "There is no commands.json; the ACPC server runs "
-                                             "startme.sh.")
+            return CheckResult.skipped(
+                name, "There is no commands.json; the ACPC server runs startme.sh."
+            )
         return CheckResult.failed(
-            name, "There is no commands.json; the MIT server finds a bot only by it.",
-            f"Add a commands.json such as {_EXAMPLE} to the bot folder.")
+            name,
+            "There is no commands.json; the MIT server finds a bot only by it.",
+            f"Add a commands.json such as {_EXAMPLE} to the bot folder.",
+        )
     try:
         program = BotProgram.from_directory(files.root)
     except BotDirectoryError as error:
@@ -290,18 +315,23 @@ def check_commands_json(files: BotFiles, profile: str = "mit") -> CheckResult:
     missing, unknown = _command_problems(files.root, program)
     if missing:
         return CheckResult.failed(
-            name, f"commands.json names what the bot folder does not hold: "
-                  f"{'; '.join(missing)}.",
+            name,
+            f"commands.json names what the bot folder does not hold: {'; '.join(missing)}.",
             "Fix the path (it is relative to the bot folder) or add the file; a program the "
-            "build step creates may be missing before the build only.")
+            "build step creates may be missing before the build only.",
+        )
     if unknown:
         return CheckResult.warned(
-            name, f"commands.json runs {', '.join(unknown)}, not found on PATH here.",
+            name,
+            f"commands.json runs {', '.join(unknown)}, not found on PATH here.",
             "Install it here to test the bot, or run a program the server has (python3, bash, "
-            "java, g++ and cmake on the MIT worker).")
+            "java, g++ and cmake on the MIT worker).",
+        )
     return CheckResult.passed(
-        name, f"commands.json builds with {json.dumps(program.build)} and runs "
-              f"{json.dumps(program.run)}.")
+        name,
+        f"commands.json builds with {json.dumps(program.build)} and runs "
+        f"{json.dumps(program.run)}.",
+    )
 
 
 def _script(arguments: tuple[str, ...]) -> str:
@@ -347,19 +377,25 @@ def check_variant(metadata: Metadata | None, requested: str | None) -> CheckResu
     """README.txt's ``Variant`` is a known variant and matches ``--variant`` when given."""
     name = "variant"
     if metadata is None:
-        return CheckResult.skipped(name, "There is no readable metadata, so the variant is "
-                                         "unknown; the smoke match plays --variant (default "
-                                         "nlhe).")
+        return CheckResult.skipped(
+            name,
+            "There is no readable metadata, so the variant is "
+            "unknown; the smoke match plays --variant (default "
+            "nlhe).",
+        )
     declared = metadata.variant.strip()
     if declared not in VARIANTS:
         return CheckResult.warned(
-            name, f"README.txt names the variant {declared!r}, which the kit does not know.",
-            f"Write one of {', '.join(VARIANTS)} after 'Variant:'.")
+            name,
+            f"README.txt names the variant {declared!r}, which the kit does not know.",
+            f"Write one of {', '.join(VARIANTS)} after 'Variant:'.",
+        )
     if requested is not None and requested != declared:
         return CheckResult.warned(
-            name, f"README.txt says the bot plays {declared!r}, but --variant is {requested!r}.",
-            "Correct the Variant line of README.txt, or validate with the variant you will "
-            "enter.")
+            name,
+            f"README.txt says the bot plays {declared!r}, but --variant is {requested!r}.",
+            "Correct the Variant line of README.txt, or validate with the variant you will enter.",
+        )
     return CheckResult.passed(name, f"The bot plays {declared!r}.")
 
 
@@ -376,11 +412,14 @@ def check_python_sources(files: BotFiles) -> CheckResult:
         except SyntaxError as error:
             where = f"{error.filename or files.show(path)}:{error.lineno or 0}"
             return CheckResult.failed(
-                name, f"{where}: {error.msg}.",
-                f"Fix the error; `python3 -m py_compile {files.show(path)}` shows it in context.")
+                name,
+                f"{where}: {error.msg}.",
+                f"Fix the error; `python3 -m py_compile {files.show(path)}` shows it in context.",
+            )
         except ValueError as error:  # null bytes, undecodable source
-            return CheckResult.failed(name, f"{files.show(path)}: {error}.",
-                                      "Save the file as UTF-8 Python source.")
+            return CheckResult.failed(
+                name, f"{files.show(path)}: {error}.", "Save the file as UTF-8 Python source."
+            )
     if count == 0:
         return CheckResult.skipped(name, "The bot has no Python sources.")
     return CheckResult.passed(name, f"All {count} Python files compile.")
@@ -391,26 +430,37 @@ def check_vendored_sdk(files: BotFiles) -> CheckResult:
     name = "vendored_sdk"
     directory = files.root / "sdk"
     found = compare_vendored_sdk(directory)
-    refresh = ("Keep your code outside sdk/; to restore it, copy a fresh one with "
-               "local_runner.submission.vendor.vendor_sdk (`pokerbots sdk refresh`) or "
-               "re-create the bot with `pokerbots new`.")
+    refresh = (
+        "Keep your code outside sdk/; to restore it, copy a fresh one with "
+        "local_runner.submission.vendor.vendor_sdk (`pokerbots sdk refresh`) or "
+        "re-create the bot with `pokerbots new`."
+    )
     if not found.present:
-        uses = any(_IMPORTS_SDK.search(path.read_bytes())
-                   for path in files.python_files(include_sdk=False))
+        uses = any(
+            _IMPORTS_SDK.search(path.read_bytes()) for path in files.python_files(include_sdk=False)
+        )
         if uses:
             return CheckResult.warned(
-                name, "The bot imports sdk but has no sdk/ folder; the server has no kit "
-                      "installed.", refresh)
+                name,
+                "The bot imports sdk but has no sdk/ folder; the server has no kit installed.",
+                refresh,
+            )
         return CheckResult.skipped(name, "The bot does not use the kit's SDK.")
     if found.version is None and not found.modified:
         return CheckResult.warned(
-            name, "sdk/ has no VENDORED.json manifest, so changes to it cannot be detected.",
-            refresh)
-    changed = [*found.modified, *(f"{n} (missing)" for n in found.missing),
-               *(f"{n} (added)" for n in found.added)]
+            name,
+            "sdk/ has no VENDORED.json manifest, so changes to it cannot be detected.",
+            refresh,
+        )
+    changed = [
+        *found.modified,
+        *(f"{n} (missing)" for n in found.missing),
+        *(f"{n} (added)" for n in found.added),
+    ]
     if changed:
-        shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5
-                                          else "")
+        shown = ", ".join(changed[:5]) + (
+            f" and {len(changed) - 5} more" if len(changed) > 5 else ""
+        )
         return CheckResult.warned(name, f"The vendored SDK was modified: {shown}.", refresh)
     return CheckResult.passed(name, f"sdk/ is the unmodified SDK of kit {found.version}.")
 
@@ -429,7 +479,9 @@ def check_large_files(files: BotFiles, max_bytes: int) -> CheckResult:
         large.sort(reverse=True)
         shown = ", ".join(f"{shown} ({format_bytes(size)})" for size, shown in large[:5])
         return CheckResult.warned(
-            name, f"{len(large)} file(s) over {format_bytes(max_bytes)}: {shown}.",
+            name,
+            f"{len(large)} file(s) over {format_bytes(max_bytes)}: {shown}.",
             "Remove data the bot does not need, or shrink it (quantise a model, drop logs); "
-            "uploads are limited to 100 MB compressed.")
+            "uploads are limited to 100 MB compressed.",
+        )
     return CheckResult.passed(name, f"No file is larger than {format_bytes(max_bytes)}.")

@@ -62,17 +62,25 @@ DYNAMIC_CHECKS = ("build", "connect", "smoke_match", "reply_times", "memory", "c
 #: The name the bot plays under (distinct from every built-in bot's name).
 BOT_NAME = "submission"
 UNSTARTED = (FaultKind.BUILD_FAILED, FaultKind.NEVER_CONNECTED)
-PLAY_FAULTS = (FaultKind.ILLEGAL, FaultKind.MISFORMATTED, FaultKind.TIMEOUT, FaultKind.CRASH,
-                FaultKind.DISCONNECTED, FaultKind.BOT_ERROR)
+PLAY_FAULTS = (
+    FaultKind.ILLEGAL,
+    FaultKind.MISFORMATTED,
+    FaultKind.TIMEOUT,
+    FaultKind.CRASH,
+    FaultKind.DISCONNECTED,
+    FaultKind.BOT_ERROR,
+)
 _SDK_PREFIX = WARNING_PREFIX  # how the SDK's client starts its warnings
 _LOG_READ = 1 << 20  # bytes of a bot's log searched for them
 LOG_HINT = "Run the bot with `pokerbots scrimmage BOT_DIR` and read its log."
 #: A line of build output that reports an error (compilers, CMake, make, linkers, Python).
 _BUILD_ERROR = re.compile(
     r"error|fatal|No such file|not found|cannot find|undefined reference|Traceback|FAILED",
-    re.IGNORECASE)
-_BUILD_SETTING = ("raise the limit with --build-timeout here, or build_timeout under [runner] "
-                  "in a match config")
+    re.IGNORECASE,
+)
+_BUILD_SETTING = (
+    "raise the limit with --build-timeout here, or build_timeout under [runner] in a match config"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +97,9 @@ class SmokeMatch:
         return self.result.players[0]
 
 
-def skipped_dynamic_checks(reason: str,
-                           names: tuple[str, ...] = DYNAMIC_CHECKS) -> list[CheckResult]:
+def skipped_dynamic_checks(
+    reason: str, names: tuple[str, ...] = DYNAMIC_CHECKS
+) -> list[CheckResult]:
     """Every dynamic check (``names``: the smoke match's, or the ACPC matches'), skipped for
     ``reason``."""
     return [CheckResult.skipped(name, reason) for name in names]
@@ -125,8 +134,7 @@ def first_fault_detail(matches: list[SmokeMatch], kinds: tuple[FaultKind, ...]) 
 
 def faulty_match(matches: list[SmokeMatch], kinds: tuple[FaultKind, ...]) -> SmokeMatch:
     """The first match in which the bot had a fault of one of ``kinds`` (else the last)."""
-    return next((m for m in matches if any(m.bot.fault_counts.get(k) for k in kinds)),
-                matches[-1])
+    return next((m for m in matches if any(m.bot.fault_counts.get(k) for k in kinds)), matches[-1])
 
 
 def count_faults(matches: list[SmokeMatch], kind: FaultKind) -> int:
@@ -165,8 +173,9 @@ def build_errors(log: Path, limit: int = 3) -> list[str]:
     return found
 
 
-def check_build(matches: list[SmokeMatch], program: BotProgram,
-                timeout: float | None = None) -> CheckResult:
+def check_build(
+    matches: list[SmokeMatch], program: BotProgram, timeout: float | None = None
+) -> CheckResult:
     """The build step finished within ``timeout`` seconds with exit status 0.
 
     A failure quotes the lines of the build's output that report errors (else
@@ -176,14 +185,18 @@ def check_build(matches: list[SmokeMatch], program: BotProgram,
         return CheckResult.passed("build", "There is no build step (its command list is empty).")
     if count_faults(matches, FaultKind.BUILD_FAILED):
         detail = first_fault_detail(matches, (FaultKind.BUILD_FAILED,))
-        run = (f"Run the build command {json.dumps(program.build)} in a fresh copy of the bot "
-               "folder (without build output made elsewhere) and fix it.")
+        run = (
+            f"Run the build command {json.dumps(program.build)} in a fresh copy of the bot "
+            "folder (without build output made elsewhere) and fix it."
+        )
         if "timed out" in detail:
             limit = f" of {timeout:g} s" if timeout is not None else ""
             return CheckResult.failed(
-                "build", f"The {detail.split(' (')[0]}.",
+                "build",
+                f"The {detail.split(' (')[0]}.",
                 f"Make the build faster, or {_BUILD_SETTING} (the limit{limit} is the MIT "
-                f"scrimmage server's 180 s by default).{log_tail_hint(matches[0].log)}")
+                f"scrimmage server's 180 s by default).{log_tail_hint(matches[0].log)}",
+            )
         errors = build_errors(matches[0].log)
         quoted = (" Its errors: " + " | ".join(errors)) if errors else log_tail_hint(matches[0].log)
         return CheckResult.failed("build", f"The {detail}.", f"{run}{quoted}")
@@ -194,17 +207,19 @@ def check_connect(matches: list[SmokeMatch], timeout: float) -> CheckResult:
     """The bot connected to the engine within the connect timeout."""
     if count_faults(matches, FaultKind.NEVER_CONNECTED):
         return CheckResult.failed(
-            "connect", f"The bot {first_fault_detail(matches, (FaultKind.NEVER_CONNECTED,))}.",
+            "connect",
+            f"The bot {first_fault_detail(matches, (FaultKind.NEVER_CONNECTED,))}.",
             "Check the run command, that the bot connects to the port it is given as its last "
-            f"argument, and that it starts within {timeout:g} s.{log_tail_hint(matches[0].log)}")
+            f"argument, and that it starts within {timeout:g} s.{log_tail_hint(matches[0].log)}",
+        )
     return CheckResult.passed("connect", f"The bot connected within {timeout:g} s.")
 
 
 def check_smoke_match(matches: list[SmokeMatch]) -> CheckResult:
     """No illegal or misformatted action, no timeout, no crash or disconnect in the matches."""
     played = ", ".join(
-        f"{m.result.hands_played} hands against {m.opponent} ({m.bot.bankroll:+d})"
-        for m in matches)
+        f"{m.result.hands_played} hands against {m.opponent} ({m.bot.bankroll:+d})" for m in matches
+    )
     counts = {kind: count_faults(matches, kind) for kind in PLAY_FAULTS}
     faults = ", ".join(f"{n} {kind.value}" for kind, n in counts.items() if n)
     defaulted = sum(match.bot.defaulted for match in matches)
@@ -212,21 +227,27 @@ def check_smoke_match(matches: list[SmokeMatch]) -> CheckResult:
         faults += f"; then {defaulted} of its decisions were played by default without asking it"
     if faults:
         return CheckResult.failed(
-            "smoke_match", f"Faults in the smoke match: {faults}; first, "
-                           f"{first_fault_detail(matches, PLAY_FAULTS)}.",
+            "smoke_match",
+            f"Faults in the smoke match: {faults}; first, "
+            f"{first_fault_detail(matches, PLAY_FAULTS)}.",
             f"Answer every request with one legal action from legal_actions(), in time. "
-            f"{LOG_HINT}{log_tail_hint(faulty_match(matches, PLAY_FAULTS).log)}")
+            f"{LOG_HINT}{log_tail_hint(faulty_match(matches, PLAY_FAULTS).log)}",
+        )
     complaints = [line for match in matches for line in sdk_complaints(match.log)]
     if complaints:
         return CheckResult.warned(
-            "smoke_match", f"Played {played}, but the SDK covered for the bot "
-                           f"{len(complaints)} time(s): {complaints[0]}",
+            "smoke_match",
+            f"Played {played}, but the SDK covered for the bot "
+            f"{len(complaints)} time(s): {complaints[0]}",
             "Read the bot's log for the traceback and fix get_action; the SDK sent a default "
-            f"action (check or fold) instead. {LOG_HINT}")
+            f"action (check or fold) instead. {LOG_HINT}",
+        )
     if any(match.bot.output_dropped_bytes for match in matches):
         return CheckResult.warned(
-            "smoke_match", f"Played {played}, but the bot printed more than its log keeps.",
-            "Print less: the MIT engine keeps only 512 KiB of a bot's output.")
+            "smoke_match",
+            f"Played {played}, but the bot printed more than its log keeps.",
+            "Print less: the MIT engine keeps only 512 KiB of a bot's output.",
+        )
     return CheckResult.passed("smoke_match", f"Played {played} without a fault.")
 
 
@@ -270,8 +291,9 @@ def reply_time_stats(matches: list[SmokeMatch], rules: Rules) -> dict[str, Any]:
     }
 
 
-def check_reply_times(matches: list[SmokeMatch], rules: Rules,
-                      options: ValidateOptions) -> CheckResult:
+def check_reply_times(
+    matches: list[SmokeMatch], rules: Rules, options: ValidateOptions
+) -> CheckResult:
     """Judged by what happened: the bot fails only if it ran out of clock or a reply reached
     the per-reply timeout in a smoke match.  The clock use projected over a full match is a
     warning, given with its uncertainty, when above ``options.clock_share`` of the clock.
@@ -286,32 +308,50 @@ def check_reply_times(matches: list[SmokeMatch], rules: Rules,
         return CheckResult.skipped(name, "The bot made no decision to time.")
     projected, clock = stats["projected_clock_seconds"], rules.game_clock
     margin = stats["projected_clock_margin_seconds"]
-    replies = (f"median {_ms(stats['reply_median_seconds'])}, p99 "
-               f"{_ms(stats['reply_p99_seconds'])}, max {_ms(stats['reply_max_seconds'])} per "
-               f"decision")
+    replies = (
+        f"median {_ms(stats['reply_median_seconds'])}, p99 "
+        f"{_ms(stats['reply_p99_seconds'])}, max {_ms(stats['reply_max_seconds'])} per "
+        f"decision"
+    )
     share = stats["smoke_clock_share_max"]
     close = f"at most {share:.1%} of its clock used in one of its matches"
-    projection = (f"projected {projected:.2f} ± {margin:.2f} s of the {clock:g} s clock per "
-                  f"{rules.num_rounds} hands")
-    speed_up = ("Make decisions faster: precompute tables at start-up (before connecting, which "
-                "is not timed) and bound any search by time.")
+    projection = (
+        f"projected {projected:.2f} ± {margin:.2f} s of the {clock:g} s clock per "
+        f"{rules.num_rounds} hands"
+    )
+    speed_up = (
+        "Make decisions faster: precompute tables at start-up (before connecting, which "
+        "is not timed) and bound any search by time."
+    )
     timeouts = count_faults(matches, FaultKind.TIMEOUT)
     if timeouts or stats["reply_max_seconds"] >= options.reply_timeout:
         return CheckResult.failed(
-            name, f"{max(timeouts, 1)} decision(s) took {options.reply_timeout:g} s or more, "
-                  f"or ran out of clock ({replies}; {projection}).", speed_up)
-    full_match = (f"The smoke matches are short; play a full match (`pokerbots scrimmage "
-                  f"BOT_DIR --rounds {rules.num_rounds}`) to see how much clock it keeps. ")
+            name,
+            f"{max(timeouts, 1)} decision(s) took {options.reply_timeout:g} s or more, "
+            f"or ran out of clock ({replies}; {projection}).",
+            speed_up,
+        )
+    full_match = (
+        f"The smoke matches are short; play a full match (`pokerbots scrimmage "
+        f"BOT_DIR --rounds {rules.num_rounds}`) to see how much clock it keeps. "
+    )
     if projected > clock:
         return CheckResult.warned(
-            name, f"The bot did not run out of clock ({close}), but at this pace it would use "
-                  f"all of it: {projection} ({replies}).",
-            full_match + "If it does not budget its clock by the time left, " + speed_up[0].lower()
-            + speed_up[1:])
+            name,
+            f"The bot did not run out of clock ({close}), but at this pace it would use "
+            f"all of it: {projection} ({replies}).",
+            full_match
+            + "If it does not budget its clock by the time left, "
+            + speed_up[0].lower()
+            + speed_up[1:],
+        )
     if projected > options.clock_share * clock:
         return CheckResult.warned(
-            name, f"The bot uses over {options.clock_share:.0%} of its clock: {projection} "
-                  f"({replies}; {close}).", full_match + speed_up)
+            name,
+            f"The bot uses over {options.clock_share:.0%} of its clock: {projection} "
+            f"({replies}; {close}).",
+            full_match + speed_up,
+        )
     return CheckResult.passed(name, f"{replies[0].upper()}{replies[1:]}; {projection}; {close}.")
 
 
@@ -321,16 +361,21 @@ def check_memory(matches: list[SmokeMatch], limit: int) -> CheckResult:
     peak = peak_memory(matches)
     if peak > limit:
         return CheckResult.failed(
-            "memory", f"The bot used {format_bytes(peak, True)} of memory, more than the "
-                      f"{format_bytes(limit, True)} allowed.",
-            "Load smaller tables or models, and free what you do not need after start-up.")
+            "memory",
+            f"The bot used {format_bytes(peak, True)} of memory, more than the "
+            f"{format_bytes(limit, True)} allowed.",
+            "Load smaller tables or models, and free what you do not need after start-up.",
+        )
     if peak == 0:
         return CheckResult.skipped(
-            "memory", f"The bot's memory could not be measured; it ran under a "
-                      f"{format_bytes(limit, True)} address-space limit.")
+            "memory",
+            f"The bot's memory could not be measured; it ran under a "
+            f"{format_bytes(limit, True)} address-space limit.",
+        )
     return CheckResult.passed(
-        "memory", f"Peak memory {format_bytes(peak, True)}, under the {format_bytes(limit, True)} "
-                  "limit.")
+        "memory",
+        f"Peak memory {format_bytes(peak, True)}, under the {format_bytes(limit, True)} limit.",
+    )
 
 
 def peak_memory(matches: list[SmokeMatch]) -> int:
@@ -343,31 +388,41 @@ def smoke_config(rules: Rules, hands: int, seed: int, options: ValidateOptions) 
     return ScrimmageConfig(
         rules=rules.replace(num_rounds=hands),
         seed=seed,
-        runner=RunnerSettings(build_timeout=options.build_timeout,
-                              connect_timeout=options.connect_timeout,
-                              reply_timeout=options.reply_timeout,
-                              quit_grace=options.linger_grace),
+        runner=RunnerSettings(
+            build_timeout=options.build_timeout,
+            connect_timeout=options.connect_timeout,
+            reply_timeout=options.reply_timeout,
+            quit_grace=options.linger_grace,
+        ),
         limits=Limits(address_space=options.memory_limit),
     )
 
 
-def play_smoke_matches(program: BotProgram, rules: Rules, options: ValidateOptions,
-                       out_dir: Path) -> list[SmokeMatch]:
+def play_smoke_matches(
+    program: BotProgram, rules: Rules, options: ValidateOptions, out_dir: Path
+) -> list[SmokeMatch]:
     """Play the bot against builtin:random, then (if it built and connected) builtin:checkcall
     and the reference bot builtin:equity, which bets and raises by its cards' equity.
 
     Raises KeyboardInterrupt if a match was interrupted.
     """
     hands = options.smoke_hands
-    plan = [("builtin:random", hands), ("builtin:checkcall", max(hands // 2, 1)),
-            ("builtin:equity", max(hands // 4, 1))]  # fmt: skip
+    plan = [
+        ("builtin:random", hands),
+        ("builtin:checkcall", max(hands // 2, 1)),
+        ("builtin:equity", max(hands // 4, 1)),
+    ]
     matches: list[SmokeMatch] = []
     for index, (opponent, hands) in enumerate(plan):
         specs = [BotSpec(BOT_NAME, program=program), BotSpec.parse(opponent)]
         match_dir = out_dir / f"match-{index + 1}"
-        result = run_scrimmage(specs, smoke_config(rules, hands, options.seed + index, options),
-                               match_dir, record_reply_times=True,
-                               sandbox=options.sandbox)
+        result = run_scrimmage(
+            specs,
+            smoke_config(rules, hands, options.seed + index, options),
+            match_dir,
+            record_reply_times=True,
+            sandbox=options.sandbox,
+        )
         if result.interrupted:
             raise KeyboardInterrupt
         matches.append(SmokeMatch(opponent, result, match_dir / f"{BOT_NAME}.log"))
@@ -387,8 +442,14 @@ def bot_program(bot_root: Path, profile: str) -> BotProgram:
             # A broken commands.json is the commands_json check's; startme.sh is what runs.
             with contextlib.suppress(BotDirectoryError):
                 protocol = BotProgram.from_directory(bot_root).protocol
-        return BotProgram(bot_root.resolve(), (), ("./startme.sh",), append_host=True,
-                          source="startme.sh", protocol=protocol)
+        return BotProgram(
+            bot_root.resolve(),
+            (),
+            ("./startme.sh",),
+            append_host=True,
+            source="startme.sh",
+            protocol=protocol,
+        )
     return BotProgram.from_directory(bot_root)
 
 
@@ -407,8 +468,9 @@ def run_dynamic_checks(
         matches = play_smoke_matches(program, rules, options, work / "runs")
     except UsageError as error:  # the runner cannot seat this bot in this game
         checks = skipped_dynamic_checks("The smoke match could not be played.")
-        checks[2] = CheckResult.failed("smoke_match", str(error),
-                                       "Validate the game the bot is written for (--variant).")
+        checks[2] = CheckResult.failed(
+            "smoke_match", str(error), "Validate the game the bot is written for (--variant)."
+        )
         return checks, {}
     checks = [check_build(matches, program, options.build_timeout)]
     if checks[-1].status == "fail":
@@ -416,20 +478,34 @@ def run_dynamic_checks(
     else:
         checks.append(check_connect(matches, options.connect_timeout))
         if checks[-1].status == "fail":
-            checks += [CheckResult.skipped(name, "The bot never connected.")
-                       for name in DYNAMIC_CHECKS[2:-1]]
+            checks += [
+                CheckResult.skipped(name, "The bot never connected.")
+                for name in DYNAMIC_CHECKS[2:-1]
+            ]
         else:
-            checks += [check_smoke_match(matches), check_reply_times(matches, rules, options),
-                       check_memory(matches, options.memory_limit)]
+            checks += [
+                check_smoke_match(matches),
+                check_reply_times(matches, rules, options),
+                check_memory(matches, options.memory_limit),
+            ]
     # A bot that never played was ended for that (connect or build failed), not for lingering.
-    lingering = [process for match in matches for process in match.bot.lingering_processes
-                 if not any(match.bot.fault_counts.get(kind) for kind in UNSTARTED)]
+    lingering = [
+        process
+        for match in matches
+        for process in match.bot.lingering_processes
+        if not any(match.bot.fault_counts.get(kind) for kind in UNSTARTED)
+    ]
     checks.append(check_cleanup(work, lingering, options.linger_grace))
     stats: dict[str, Any] = {
-        "matches": [{"opponent": m.opponent, "hands": m.result.hands_played,
-                     "bankroll": m.bot.bankroll,
-                     "faults": {k.value: n for k, n in m.bot.fault_counts.items() if n}}
-                    for m in matches],
+        "matches": [
+            {
+                "opponent": m.opponent,
+                "hands": m.result.hands_played,
+                "bankroll": m.bot.bankroll,
+                "faults": {k.value: n for k, n in m.bot.fault_counts.items() if n},
+            }
+            for m in matches
+        ],
         "peak_memory_bytes": peak_memory(matches),
         **reply_time_stats(matches, rules),
     }

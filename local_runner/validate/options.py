@@ -63,14 +63,21 @@ class ValidateOptions:
     def __post_init__(self) -> None:
         if self.profile is not None and self.profile not in PROFILES:
             raise ValueError(
-                f"Unknown profile {self.profile!r}; choose one of: {', '.join(PROFILES)}.")
+                f"Unknown profile {self.profile!r}; choose one of: {', '.join(PROFILES)}."
+            )
         if self.variant is not None and self.variant not in VARIANTS:
             raise ValueError(
-                f"Unknown variant {self.variant!r}; choose one of: {', '.join(VARIANTS)}.")
+                f"Unknown variant {self.variant!r}; choose one of: {', '.join(VARIANTS)}."
+            )
         if self.hands is not None and self.hands < 1:
             raise ValueError(f"A validation plays at least 1 hand, not {self.hands}.")
-        for name in ("build_timeout", "connect_timeout", "reply_timeout", "clock_share",
-                     "linger_grace"):
+        for name in (
+            "build_timeout",
+            "connect_timeout",
+            "reply_timeout",
+            "clock_share",
+            "linger_grace",
+        ):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be a positive number, not {getattr(self, name)}.")
         if self.memory_limit < 1 or self.max_file_bytes < 1:

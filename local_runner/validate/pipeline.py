@@ -43,9 +43,21 @@ from .staging import stage
 __all__ = ["STATIC_CHECKS", "ValidateUsageError", "validate"]
 
 #: The checks of the bot's files, in report order (after the safety and size checks).
-STATIC_CHECKS = ("bot_root", "submission_format", "commands_json", "startme_executable",
-                 "startme_shebang", "startme_line_endings", "machine_paths", "readme", "variant",
-                 "python_sources", "vendored_sdk", "large_files", "junk")
+STATIC_CHECKS = (
+    "bot_root",
+    "submission_format",
+    "commands_json",
+    "startme_executable",
+    "startme_shebang",
+    "startme_line_endings",
+    "machine_paths",
+    "readme",
+    "variant",
+    "python_sources",
+    "vendored_sdk",
+    "large_files",
+    "junk",
+)
 _STARTME = ("startme_executable", "startme_shebang", "startme_line_endings")
 
 
@@ -68,11 +80,13 @@ def validate(path: Path, options: ValidateOptions | None = None) -> ValidationRe
     if not path.is_dir() and archive_kind(path) is None:
         raise ValidateUsageError(
             f"{path} is neither a folder nor a .zip, .jar, .tar, .tar.gz or .tgz archive; "
-            "pass the bot folder or its archive.")
+            "pass the bot folder or its archive."
+        )
     if options.game is not None and not options.game.is_file():
         raise ValidateUsageError(
             f"The game definition file {options.game} does not exist; pass the .game file the "
-            "ACPC dealer plays.")
+            "ACPC dealer plays."
+        )
     if options.sandbox and options.run_match and (problem := sandbox_problem()) is not None:
         raise ValidateUsageError(problem)
     work = Path(tempfile.mkdtemp(prefix="pokerbots-validate-"))
@@ -83,19 +97,23 @@ def validate(path: Path, options: ValidateOptions | None = None) -> ValidationRe
     return ValidationReport.create(checks, stats, options.strict)
 
 
-def _run(path: Path, options: ValidateOptions,
-         work: Path) -> tuple[list[CheckResult], dict[str, Any]]:
+def _run(
+    path: Path, options: ValidateOptions, work: Path
+) -> tuple[list[CheckResult], dict[str, Any]]:
     staged = stage(path, work, options.limits)
     report = staged.report
     checks = list(staged.checks)
     stats: dict[str, Any] = {
-        "path": str(path), "kind": report.kind,
+        "path": str(path),
+        "kind": report.kind,
         "compressed_bytes": None if report.kind == "directory" else report.compressed_bytes,
-        "uncompressed_bytes": report.uncompressed_bytes, "file_count": report.file_count,
+        "uncompressed_bytes": report.uncompressed_bytes,
+        "file_count": report.file_count,
     }
     # Before the bot's metadata is read, the options alone say which matches would be played.
-    dynamic_names = ACPC_CHECKS if is_acpc_game(options.variant or "", options.game) \
-        else DYNAMIC_CHECKS  # fmt: skip
+    dynamic_names = (
+        ACPC_CHECKS if is_acpc_game(options.variant or "", options.game) else DYNAMIC_CHECKS
+    )
     if staged.top is None:
         reason = "The package was refused by the safety checks, so it was not unpacked."
         checks += [CheckResult.skipped(name, reason) for name in STATIC_CHECKS]
@@ -120,38 +138,54 @@ def _run(path: Path, options: ValidateOptions,
             game = acpc_game(variant, game_file)
         except ConfigError as error:
             game_problem = str(error)
-    stats.update(profile=profile, profile_reason=why, competition=describe(profile, variant, game),
-                 variant=variant)
+    stats.update(
+        profile=profile,
+        profile_reason=why,
+        competition=describe(profile, variant, game),
+        variant=variant,
+    )
     if game is not None:
         stats.update(game=game.label)
     checks.append(check_submission_format(path, report, profile, variant))
     startme: list[Callable[[BotFiles, str], CheckResult]] = [
-        check_commands_json, check_startme_executable, check_startme_shebang,
-        check_startme_line_endings]
+        check_commands_json,
+        check_startme_executable,
+        check_startme_shebang,
+        check_startme_line_endings,
+    ]
     checks += [check(files, profile) for check in startme]
-    checks += [check_machine_paths(files), readme, check_variant(metadata, options.variant),
-               check_python_sources(files), check_vendored_sdk(files),
-               check_large_files(files, options.max_file_bytes),
-               check_junk(list(staged.junk), report.kind == "directory")]
+    checks += [
+        check_machine_paths(files),
+        readme,
+        check_variant(metadata, options.variant),
+        check_python_sources(files),
+        check_vendored_sdk(files),
+        check_large_files(files, options.max_file_bytes),
+        check_junk(list(staged.junk), report.kind == "directory"),
+    ]
     blocker = _blocker(checks, profile)
     if not options.run_match:
-        return checks + skipped_dynamic_checks("The matches were not requested.",
-                                               dynamic_names), stats
+        return checks + skipped_dynamic_checks(
+            "The matches were not requested.", dynamic_names
+        ), stats
     if blocker is not None:
         reason = f"Skipped because the {blocker} check failed."
         return checks + skipped_dynamic_checks(reason, dynamic_names), stats
     if game_problem is not None:
         skipped = skipped_dynamic_checks("There is no game to play.", dynamic_names)
         skipped[2] = CheckResult.failed(
-            "acpc_matches", game_problem,
+            "acpc_matches",
+            game_problem,
             "Give the game definition file the ACPC dealer plays (--game FILE, or a Game line "
-            "in README naming a file in the bot's folder).")
+            "in README naming a file in the bot's folder).",
+        )
         return checks + skipped, stats
     if game is not None:
         dynamic, match_stats = run_acpc_checks(root, game, options, work, profile)
     else:
         dynamic, match_stats = run_dynamic_checks(
-            root, competition_rules(profile, variant), options, work, profile)
+            root, competition_rules(profile, variant), options, work, profile
+        )
     stats.update(match_stats)
     return checks + dynamic, stats
 

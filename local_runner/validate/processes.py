@@ -66,8 +66,9 @@ def end_processes(pids: list[int], wait: float = 2.0) -> None:
         time.sleep(0.02)
 
 
-def check_cleanup(directory: Path, lingering: Sequence[str] = (),
-                  grace: float = 10.0) -> CheckResult:
+def check_cleanup(
+    directory: Path, lingering: Sequence[str] = (), grace: float = 10.0
+) -> CheckResult:
     """No process of the bot outlived its match by ``grace`` seconds, and nothing of the bot
     runs in ``directory`` any more.
 
@@ -77,21 +78,28 @@ def check_cleanup(directory: Path, lingering: Sequence[str] = (),
     then killed.
     """
     name = "cleanup"
-    hint = ("Exit when the engine closes the connection, and stop the processes your bot "
-            "starts (no `setsid`, `nohup` or daemons).")
+    hint = (
+        "Exit when the engine closes the connection, and stop the processes your bot "
+        "starts (no `setsid`, `nohup` or daemons)."
+    )
     pids = processes_inside(directory)
     survivors = [describe_process(pid) for pid in pids]
     if pids:
         end_processes(pids)
     if not lingering and not survivors:
         return CheckResult.passed(
-            name, f"Every process of the bot had exited within {grace:g} s of its match.")
+            name, f"Every process of the bot had exited within {grace:g} s of its match."
+        )
     parts = []
     if lingering:
         shown = ", ".join(lingering[:3]) + (" ..." if len(lingering) > 3 else "")
-        parts.append(f"{len(lingering)} process(es) of the bot were still running {grace:g} s "
-                     f"after the match and had to be ended: {shown}")
+        parts.append(
+            f"{len(lingering)} process(es) of the bot were still running {grace:g} s "
+            f"after the match and had to be ended: {shown}"
+        )
     if survivors:
-        parts.append(f"{len(survivors)} process(es) escaped the runner and were still running "
-                     f"after everything: {', '.join(survivors[:3])} (the validator killed them)")
+        parts.append(
+            f"{len(survivors)} process(es) escaped the runner and were still running "
+            f"after everything: {', '.join(survivors[:3])} (the validator killed them)"
+        )
     return CheckResult.failed(name, "; ".join(parts) + ".", hint)

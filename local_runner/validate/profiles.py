@@ -67,7 +67,11 @@ class MitSeason:
 #: in 2025 and 2026, section 1.7 and the table of section 1.11) is the variant's
 #: Rules.game_clock.
 _MIT_YEARS: dict[str, int | None] = {
-    "nlhe": None, "swap": 2022, "auction": 2024, "bounty": 2025, "toss": 2026,
+    "nlhe": None,
+    "swap": 2022,
+    "auction": 2024,
+    "bounty": 2025,
+    "toss": 2026,
 }
 
 #: ACPC 2009: "The total amount of time a player can take in one match is seven seconds
@@ -91,8 +95,9 @@ def competition_rules(profile: str, variant: str) -> Rules:
     """
     rules = Rules.for_variant(variant)
     if profile == "acpc":
-        return rules.replace(num_rounds=ACPC_HANDS_PER_MATCH,
-                             game_clock=ACPC_SECONDS_PER_HAND * ACPC_HANDS_PER_MATCH)
+        return rules.replace(
+            num_rounds=ACPC_HANDS_PER_MATCH, game_clock=ACPC_SECONDS_PER_HAND * ACPC_HANDS_PER_MATCH
+        )
     return rules
 
 
@@ -105,8 +110,9 @@ def detect_profile(root: Path, requested: str | None = None) -> tuple[str, str]:
     """The profile to check the bot in ``root`` against, and why it was chosen."""
     if requested is not None:
         if requested not in PROFILES:
-            raise ValueError(f"Unknown profile {requested!r}; choose one of: "
-                             f"{', '.join(PROFILES)}.")
+            raise ValueError(
+                f"Unknown profile {requested!r}; choose one of: {', '.join(PROFILES)}."
+            )
         return requested, "chosen with --profile"
     declared = declared_profile(root)
     if declared is not None:

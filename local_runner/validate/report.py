@@ -25,12 +25,12 @@ class ValidationReport:
     strict: bool = False
 
     @classmethod
-    def create(cls, checks: Iterable[CheckResult], stats: Mapping[str, Any],
-               strict: bool = False) -> ValidationReport:
+    def create(
+        cls, checks: Iterable[CheckResult], stats: Mapping[str, Any], strict: bool = False
+    ) -> ValidationReport:
         """A report of ``checks``; with ``strict``, every warning becomes a failure."""
         results = tuple(
-            replace(check, status=Status.FAIL)
-            if strict and check.status is Status.WARN else check
+            replace(check, status=Status.FAIL) if strict and check.status is Status.WARN else check
             for check in checks
         )
         return cls(results, dict(stats), strict)
@@ -68,8 +68,11 @@ class ValidationReport:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``{"ok", "checks": [{name, status, message, hint}], "stats"}``."""
-        return {"ok": self.ok, "checks": [check.to_dict() for check in self.checks],
-                "stats": dict(self.stats)}
+        return {
+            "ok": self.ok,
+            "checks": [check.to_dict() for check in self.checks],
+            "stats": dict(self.stats),
+        }
 
     def to_json(self) -> str:
         """:meth:`to_dict` as indented JSON text."""

@@ -34,12 +34,13 @@ from .checks import CheckResult, format_bytes
 
 __all__ = ["StagedPackage", "safety_checks", "size_check", "stage"]
 
-_LEAVES_OUT = ("`pokerbots package` leaves out caches, virtual environments, .git, logs and "
-               "build output.")
+_LEAVES_OUT = (
+    "`pokerbots package` leaves out caches, virtual environments, .git, logs and build output."
+)
 #: What ``pokerbots package`` would do about a folder's problem.
 _PACKAGE_HINTS = {
     "link_escape": "`pokerbots package` stores links as the files they point to (only a link "
-                   "to the kit's own sdk/ is accepted in a folder).",
+    "to the kit's own sdk/ is accepted in a folder).",
     "too_many_files": _LEAVES_OUT,
     "too_large_uncompressed": _LEAVES_OUT,
 }
@@ -62,9 +63,13 @@ def safety_checks(report: ArchiveReport) -> list[CheckResult]:
     for problem in report.problems:
         by_kind.setdefault(problem.check, []).append(problem)
     if not by_kind:
-        return [CheckResult.passed(
-            "safety", "No absolute paths, '..' components, escaping links or special files, "
-                      "and within the size and file limits.")]
+        return [
+            CheckResult.passed(
+                "safety",
+                "No absolute paths, '..' components, escaping links or special files, "
+                "and within the size and file limits.",
+            )
+        ]
     checks = []
     for kind, problems in by_kind.items():
         more = f" (and {len(problems) - 1} more like it)" if len(problems) > 1 else ""
@@ -80,9 +85,11 @@ def size_check(report: ArchiveReport) -> CheckResult:
     sizes = f"{format_bytes(report.uncompressed_bytes)} uncompressed, {report.file_count} files"
     if report.kind == "directory":
         return CheckResult.passed(
-            "sizes", f"{sizes} and folders (`pokerbots package` shows the compressed size).")
+            "sizes", f"{sizes} and folders (`pokerbots package` shows the compressed size)."
+        )
     return CheckResult.passed(
-        "sizes", f"{format_bytes(report.compressed_bytes)} compressed, {sizes} and folders.")
+        "sizes", f"{format_bytes(report.compressed_bytes)} compressed, {sizes} and folders."
+    )
 
 
 def stage(path: Path, work: Path, limits: ArchiveLimits) -> StagedPackage:
@@ -101,12 +108,19 @@ def stage(path: Path, work: Path, limits: ArchiveLimits) -> StagedPackage:
             try:
                 _copy_directory(path, top / path.resolve().name)
             except (OSError, shutil.Error) as error:
-                return _refused(report, CheckResult.failed(
-                    "readable", f"The folder could not be copied: {_first_error(error)}.",
-                    "Make every file of the bot readable (chmod -R u+r) and try again."))
+                return _refused(
+                    report,
+                    CheckResult.failed(
+                        "readable",
+                        f"The folder could not be copied: {_first_error(error)}.",
+                        "Make every file of the bot readable (chmod -R u+r) and try again.",
+                    ),
+                )
     elif archive_kind(path) is None:
-        raise ValueError(f"{path} is neither a directory nor a .zip, .jar, .tar, .tar.gz or "
-                         ".tgz archive; pass the bot folder or its archive.")
+        raise ValueError(
+            f"{path} is neither a directory nor a .zip, .jar, .tar, .tar.gz or "
+            ".tgz archive; pass the bot folder or its archive."
+        )
     else:
         report = inspect_archive(path, limits)
         if report.ok:

@@ -109,17 +109,21 @@ def write_acpc_log(run: Run, path: Path) -> int:
         )
     for name in run.names:
         if not name or any(c in name for c in ":| \t\r\n"):
-            raise RunError(f"The player name {name!r} cannot appear in an ACPC log (it may not "
-                           "hold ':', '|' or spaces); rename the bot directory and re-run.")
+            raise RunError(
+                f"The player name {name!r} cannot appear in an ACPC log (it may not "
+                "hold ':', '|' or spaces); rename the bot directory and re-run."
+            )
     rules = run.rules
     totals = dict.fromkeys(run.names, Fraction(0))
     count = 0
     game = f"{'limit' if rules.limit else 'nolimit'}-holdem-{rules.seats}p"
     with path.open("w", encoding="utf-8", newline="\n") as out:
-        out.write(f"# name/game/hands/seed {run.directory.name} {game} "
-                  f"{run.summary.get('rounds', '?')} {run.seed}\n"
-                  f"# pokerbots-kit export: stacks {rules.starting_stack}, blinds "
-                  f"{rules.small_blind}/{rules.big_blind}, stacks reset every hand\n")  # fmt: skip
+        out.write(
+            f"# name/game/hands/seed {run.directory.name} {game} "
+            f"{run.summary.get('rounds', '?')} {run.seed}\n"
+            f"# pokerbots-kit export: stacks {rules.starting_stack}, blinds "
+            f"{rules.small_blind}/{rules.big_blind}, stacks reset every hand\n"
+        )
         for hand in run.hands():
             w = walk(hand, rules)
             out.write(hand_to_acpc(w) + "\n")

@@ -38,21 +38,32 @@ __all__ = ["HumanBot", "HumanSeat", "human_seat_factory", "parse_answer"]
 
 _ANSWER = re.compile(r"\s*([a-z]+)\s*(-?\d+)?\s*\Z")
 _WORDS = {
-    "f": FoldAction, "fold": FoldAction,
-    "c": CallAction, "call": CallAction,
-    "k": CheckAction, "x": CheckAction, "check": CheckAction,
-    "r": RaiseAction, "raise": RaiseAction, "b": RaiseAction, "bet": RaiseAction,
-    "a": BidAction, "bid": BidAction,
-    "d": DiscardAction, "discard": DiscardAction,
-}  # fmt: skip
+    "f": FoldAction,
+    "fold": FoldAction,
+    "c": CallAction,
+    "call": CallAction,
+    "k": CheckAction,
+    "x": CheckAction,
+    "check": CheckAction,
+    "r": RaiseAction,
+    "raise": RaiseAction,
+    "b": RaiseAction,
+    "bet": RaiseAction,
+    "a": BidAction,
+    "bid": BidAction,
+    "d": DiscardAction,
+    "discard": DiscardAction,
+}
 
 
 def parse_answer(text: str, state: RoundState) -> Action | str:
     """The action typed in ``text``, or a sentence saying why it cannot be played now."""
     match = _ANSWER.match(text.lower())
     if match is None or match.group(1) not in _WORDS:
-        return ("type f (fold), c (call), k (check), r N (raise to N), a N (bid N) or "
-                "d N (discard card N)")
+        return (
+            "type f (fold), c (call), k (check), r N (raise to N), a N (bid N) or "
+            "d N (discard card N)"
+        )
     kind, number = _WORDS[match.group(1)], match.group(2)
     legal = state.legal_actions()
     if kind not in legal:
@@ -74,8 +85,11 @@ def parse_answer(text: str, state: RoundState) -> Action | str:
         return RaiseAction(amount) if kind is RaiseAction else BidAction(amount)
     if number is not None:
         return f"{match.group(1)} takes no amount"
-    simple: dict[type, Action] = {FoldAction: FoldAction(), CallAction: CallAction(),
-                                  CheckAction: CheckAction()}
+    simple: dict[type, Action] = {
+        FoldAction: FoldAction(),
+        CallAction: CallAction(),
+        CheckAction: CheckAction(),
+    }
     return simple[kind]
 
 
@@ -103,8 +117,13 @@ def _legal_words(state: RoundState) -> list[str]:
 class HumanBot(Bot):
     """Asks a person for every decision; ``read`` gets a line (raises EOFError at the end)."""
 
-    def __init__(self, rules: Rules, opponent: str, read: Callable[[str], str] = input,
-                 write: Callable[[str], object] = print) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        opponent: str,
+        read: Callable[[str], str] = input,
+        write: Callable[[str], object] = print,
+    ) -> None:
         self.rules = rules
         self.opponent = opponent
         self.read = read
@@ -127,8 +146,10 @@ class HumanBot(Bot):
         self._auction_told = False
         role = "the dealer (small blind)" if active == 0 else "the big blind"
         self.write("")
-        self.write(f"== hand {game_state.round_num} · you are {role} · your result so far "
-                   f"{game_state.bankroll:+d}")  # fmt: skip
+        self.write(
+            f"== hand {game_state.round_num} · you are {role} · your result so far "
+            f"{game_state.bankroll:+d}"
+        )
         self.write(f"  your cards: {' '.join(self._cards)}")
         rank = round_state.bounties[active]
         if rank:
@@ -138,8 +159,9 @@ class HumanBot(Bot):
         """Say so when the person's hole cards changed (Swap Hold'em); an auction card is told
         with the auction."""
         if cards != self._cards and tuple(cards[:2]) != tuple(self._cards[:2]):
-            self.write(f"  your cards were swapped: {' '.join(self._cards[:2])} -> "
-                       f"{' '.join(cards[:2])}")  # fmt: skip
+            self.write(
+                f"  your cards were swapped: {' '.join(self._cards[:2])} -> {' '.join(cards[:2])}"
+            )
         self._cards = cards
 
     def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
@@ -151,14 +173,18 @@ class HumanBot(Bot):
             self._auction_told = True
             bids = state.bids
             won = len(cards) == 3
-            self.write(f"  auction: you bid {bids[active]}, {self.opponent} bid "
-                       f"{bids[1 - active]}; " + (f"you won {cards[2]}" if won else
-                                                  f"{self.opponent} won a third card"))
+            self.write(
+                f"  auction: you bid {bids[active]}, {self.opponent} bid "
+                f"{bids[1 - active]}; "
+                + (f"you won {cards[2]}" if won else f"{self.opponent} won a third card")
+            )
         name = street_name(state.street, state.rules)
-        self.write(f"  {name} · board {' '.join(state.board) or '-'} · "
-                   f"pot {state.pot} · you {' '.join(cards)}, stack {state.stacks[active]}, in "
-                   f"{state.pips[active]} · {self.opponent} stack {state.stacks[1 - active]}, in "
-                   f"{state.pips[1 - active]}")  # fmt: skip
+        self.write(
+            f"  {name} · board {' '.join(state.board) or '-'} · "
+            f"pot {state.pot} · you {' '.join(cards)}, stack {state.stacks[active]}, in "
+            f"{state.pips[active]} · {self.opponent} stack {state.stacks[1 - active]}, in "
+            f"{state.pips[1 - active]}"
+        )
         self.write(f"  you may: {', '.join(_legal_words(state))}")
         while True:
             answer = parse_answer(self.read("> "), state)
@@ -166,15 +192,18 @@ class HumanBot(Bot):
                 return answer
             self.write(f"  {answer}")
 
-    def handle_round_over(self, game_state: GameState, terminal_state: TerminalState,
-                          active: int) -> None:
+    def handle_round_over(
+        self, game_state: GameState, terminal_state: TerminalState, active: int
+    ) -> None:
         """The end of the hand: the opponent's cards at a showdown, the payoff, the bounties."""
         last = terminal_state.previous_state
         self._tell_swap(last.hands[active])
         theirs = last.hands[1 - active]
         if terminal_state.folder is None and theirs:
-            self.write(f"  showdown on {' '.join(last.board)}: you {' '.join(last.hands[active])}"
-                       f", {self.opponent} {' '.join(theirs)}")  # fmt: skip
+            self.write(
+                f"  showdown on {' '.join(last.board)}: you {' '.join(last.hands[active])}"
+                f", {self.opponent} {' '.join(theirs)}"
+            )
         elif terminal_state.folder == active:
             self.write("  you fold")
         elif terminal_state.folder is not None:
@@ -184,8 +213,10 @@ class HumanBot(Bot):
             if hits[seat]:
                 self.write(f"  {who} hit the bounty")
         delta = terminal_state.deltas[active]
-        self.write(f"  you {'win' if delta > 0 else 'lose' if delta < 0 else 'tie'} "
-                   f"{abs(delta)} · result so far {game_state.bankroll:+d}")  # fmt: skip
+        self.write(
+            f"  you {'win' if delta > 0 else 'lose' if delta < 0 else 'tie'} "
+            f"{abs(delta)} · result so far {game_state.bankroll:+d}"
+        )
 
 
 class _NarratingClient(BotClient):
@@ -214,8 +245,9 @@ class HumanSeat(InProcessSeat):
         return super().receive(float("inf"))._replace(elapsed=0.0)
 
 
-def human_seat_factory(opponent: str, read: Callable[[str], str] = input,
-                       write: Callable[[str], object] = print) -> Callable[[str, Rules], HumanSeat]:
+def human_seat_factory(
+    opponent: str, read: Callable[[str], str] = input, write: Callable[[str], object] = print
+) -> Callable[[str, Rules], HumanSeat]:
     """A ``BotSpec.seat`` maker for a person facing ``opponent``."""
 
     def make(name: str, rules: Rules) -> HumanSeat:

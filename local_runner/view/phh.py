@@ -67,8 +67,11 @@ def _toml(value: Any) -> str:
 
 def _board_actions(board: Sequence[str], start: int, end: int) -> list[str]:
     """``d db`` actions dealing the streets after ``start`` up to ``end`` (board sizes)."""
-    return ["d db " + "".join(board[_STREET_CARDS[street]])
-            for street in (3, 4, 5) if start < street <= end]  # fmt: skip
+    return [
+        "d db " + "".join(board[_STREET_CARDS[street]])
+        for street in (3, 4, 5)
+        if start < street <= end
+    ]
 
 
 def _auction_payment(w: Walk, seat: int) -> int:
@@ -129,8 +132,11 @@ def phh_actions(w: Walk) -> list[str]:
             actions.append(f"{who} f")
     if hand.showdown:
         # PokerKit shows down as soon as nobody can bet, before the rest of the board.
-        actions += [f"{label[seat]} sm {''.join(w.last.hands[seat][:2])}" for seat in seats
-                    if not w.last.folded[seat]]  # fmt: skip
+        actions += [
+            f"{label[seat]} sm {''.join(w.last.hands[seat][:2])}"
+            for seat in seats
+            if not w.last.folded[seat]
+        ]
     actions += _board_actions(w.last.board, street, len(w.last.board))
     return actions
 
@@ -143,8 +149,11 @@ def hand_to_phh(w: Walk, rules: Rules, seed: int) -> dict[str, Any]:
     start = rules.starting_stack
     betting: dict[str, Any] = {"variant": "NT", "min_bet": rules.big_blind}
     if rules.limit is not None:  # fixed-limit hold'em: PHH's "FT", a small and a big bet
-        betting = {"variant": "FT", "small_bet": rules.limit.raise_sizes[0],
-                   "big_bet": rules.limit.raise_sizes[2]}  # fmt: skip
+        betting = {
+            "variant": "FT",
+            "small_bet": rules.limit.raise_sizes[0],
+            "big_bet": rules.limit.raise_sizes[2],
+        }
     fields: dict[str, Any] = {
         "variant": betting["variant"],
         "antes": _antes(w, seats),
@@ -160,8 +169,15 @@ def hand_to_phh(w: Walk, rules: Rules, seed: int) -> dict[str, Any]:
     }
     position = {seat: i for i, seat in enumerate(seats)}
     if hand.swaps:
-        fields["_swaps"] = [{"player": f"p{position[s.seat] + 1}", "street": s.street,
-                             "old": list(s.old), "new": list(s.new)} for s in hand.swaps]
+        fields["_swaps"] = [
+            {
+                "player": f"p{position[s.seat] + 1}",
+                "street": s.street,
+                "old": list(s.old),
+                "new": list(s.new),
+            }
+            for s in hand.swaps
+        ]
     if hand.auction is not None:
         fields["_auction"] = {
             "bids": [hand.auction.bids[s] for s in seats],
@@ -173,8 +189,10 @@ def hand_to_phh(w: Walk, rules: Rules, seed: int) -> dict[str, Any]:
     if hand.bounty_hits is not None:
         fields["_bounty_hits"] = [bool(hand.bounty_hits[s]) for s in seats]
     if hand.faults:
-        fields["_faults"] = [{"player": f"p{position[f.seat] + 1}", "kind": f.kind,
-                              "detail": f.detail} for f in hand.faults]
+        fields["_faults"] = [
+            {"player": f"p{position[f.seat] + 1}", "kind": f.kind, "detail": f.detail}
+            for f in hand.faults
+        ]
     return fields
 
 
@@ -205,7 +223,8 @@ def write_phhs(run: Run, path: Path, hands: Iterable[int] | None = None) -> int:
                 continue
             if count:
                 out.write("\n")
-            out.write(dumps_table(hand.number, hand_to_phh(walk(hand, run.rules), run.rules,
-                                                           run.seed)))  # fmt: skip
+            out.write(
+                dumps_table(hand.number, hand_to_phh(walk(hand, run.rules), run.rules, run.seed))
+            )
             count += 1
     return count

@@ -73,6 +73,7 @@ class PlayerStats:
 
     def to_dict(self) -> dict[str, Any]:
         """Rates as fractions (None where nothing was counted)."""
+
         def rate(part: int, whole: int) -> float | None:
             return None if whole == 0 else round(part / whole, 4)
 
@@ -87,6 +88,8 @@ class PlayerStats:
             "showdowns": self.showdowns,
             "showdown_wins": self.showdown_wins,
             "hands_won": self.won,
-            "clock_per_street": {street_name(s, self.rules): round(t, 6) for s, t in
-                                 sorted(self.clock.items())} or None,
+            "clock_per_street": {
+                street_name(s, self.rules): round(t, 6) for s, t in sorted(self.clock.items())
+            }
+            or None,
         }

@@ -20,11 +20,21 @@ from sdk.rules import Rules
 from .runlog import Hand, Run, RunError
 from .timeline import Step, street_name, timeline, walk
 
-__all__ = ["HandFilter", "KEYS_HELP", "Replayer", "hand_lines", "keys_mode", "line_mode",
-           "read_key", "select_hands"]
+__all__ = [
+    "HandFilter",
+    "KEYS_HELP",
+    "Replayer",
+    "hand_lines",
+    "keys_mode",
+    "line_mode",
+    "read_key",
+    "select_hands",
+]
 
-KEYS_HELP = ("keys: enter/space/n next step · p back · ] next hand · [ previous hand · "
-             "e end of hand · s start · g go to hand · q quit")  # fmt: skip
+KEYS_HELP = (
+    "keys: enter/space/n next step · p back · ] next hand · [ previous hand · "
+    "e end of hand · s start · g go to hand · q quit"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +70,9 @@ def _seat_of(hand: Hand, viewer: str | None) -> int | None:
     if viewer is None:
         return None
     if viewer not in hand.players:
-        raise RunError(f"There is no bot {viewer!r} in this run; its bots are "
-                       f"{', '.join(hand.players)}.")  # fmt: skip
+        raise RunError(
+            f"There is no bot {viewer!r} in this run; its bots are {', '.join(hand.players)}."
+        )
     return hand.players.index(viewer)
 
 
@@ -69,8 +80,9 @@ def _cards(cards: Sequence[str]) -> str:
     return " ".join(cards) if cards else "-"
 
 
-def table_line(hand: Hand, step: Step, viewer: int | None, revealed: bool,
-               rules: Rules | None = None) -> str:  # fmt: skip
+def table_line(
+    hand: Hand, step: Step, viewer: int | None, revealed: bool, rules: Rules | None = None
+) -> str:
     """The table after a step: street, board, pot, and each seat's stack and cards."""
     seats = []
     for seat, name in enumerate(hand.players):
@@ -80,12 +92,12 @@ def table_line(hand: Hand, step: Step, viewer: int | None, revealed: bool,
         seats.append(f"{name} {step.stacks[seat]} [{_cards(cards)}]")
     board = _cards(step.board)
     name = street_name(step.street, rules)
-    return (f"    {name:<7} board {board:<14} pot {step.pot:<4} "
-            f"{'  '.join(seats)}")  # fmt: skip
+    return f"    {name:<7} board {board:<14} pot {step.pot:<4} {'  '.join(seats)}"
 
 
-def hand_lines(run: Run, hand: Hand, viewer: str | None = None,
-               upto: int | None = None) -> list[str]:
+def hand_lines(
+    run: Run, hand: Hand, viewer: str | None = None, upto: int | None = None
+) -> list[str]:
     """The replay of ``hand`` as text lines, through step ``upto`` (all by default).
 
     With ``viewer`` (a bot's name) the opponent's cards stay hidden until the showdown,
@@ -183,9 +195,11 @@ class Replayer:
     def screen(self) -> list[str]:
         """The lines to show now."""
         hand = self.hand
-        title = (f"{self.run.directory.name}: hand {hand.number} "
-                 f"({self.index + 1} of {len(self.hands)} selected) · step {self.step + 1} of "
-                 f"{self._count()}")  # fmt: skip
+        title = (
+            f"{self.run.directory.name}: hand {hand.number} "
+            f"({self.index + 1} of {len(self.hands)} selected) · step {self.step + 1} of "
+            f"{self._count()}"
+        )
         return [title, "", *hand_lines(self.run, hand, self.viewer, self.step), "", KEYS_HELP]
 
     def press(self, key: str, ask: Callable[[str], str]) -> bool:
@@ -223,8 +237,9 @@ class Replayer:
                     return
 
 
-def plain_replay(run: Run, hands: Iterable[Hand], viewer: str | None,
-                 write: Callable[[str], object]) -> None:
+def plain_replay(
+    run: Run, hands: Iterable[Hand], viewer: str | None, write: Callable[[str], object]
+) -> None:
     """Every step of every hand as plain text, hands separated by a blank line."""
     first = True
     for hand in hands:

@@ -27,13 +27,27 @@ from .playerstats import PlayerStats
 from .runlog import Run, RunError, open_run
 from .timeline import timeline, walk
 
-__all__ = ["REPORT_FILE", "is_tournament", "match_data", "match_report", "render_page",
-           "tournament_report"]
+__all__ = [
+    "REPORT_FILE",
+    "is_tournament",
+    "match_data",
+    "match_report",
+    "render_page",
+    "tournament_report",
+]
 
 REPORT_FILE = "report.html"
 _MAX_CHART_POINTS = 2000
-_KINDS = {"deal": "d", "action": "a", "street": "s", "swap": "w", "auction": "u", "fault": "f",
-          "showdown": "o", "result": "r"}  # fmt: skip
+_KINDS = {
+    "deal": "d",
+    "action": "a",
+    "street": "s",
+    "swap": "w",
+    "auction": "u",
+    "fault": "f",
+    "showdown": "o",
+    "result": "r",
+}
 
 
 def match_data(run: Run) -> dict[str, Any]:
@@ -51,15 +65,23 @@ def match_data(run: Run) -> dict[str, Any]:
             totals[name] = totals.get(name, 0) + delta
         series.append([totals[n] for n in names])
         steps = [[_KINDS[s.kind], s.text, s.pot, len(s.board)] for s in timeline(w)]
-        hands.append([
-            hand.number, [names.index(p) if p in names else -1 for p in hand.players],
-            [list(h) for h in hand.hole_cards], [list(h) for h in w.last.hands],
-            list(w.last.board), list(hand.deltas), hand.showdown,
-            sorted({f.kind for f in hand.faults}), steps,
-        ])
+        hands.append(
+            [
+                hand.number,
+                [names.index(p) if p in names else -1 for p in hand.players],
+                [list(h) for h in hand.hole_cards],
+                [list(h) for h in w.last.hands],
+                list(w.last.board),
+                list(hand.deltas),
+                hand.showdown,
+                sorted({f.kind for f in hand.faults}),
+                steps,
+            ]
+        )
     stride = max(1, len(series) // _MAX_CHART_POINTS)
-    chart = [[i + 1, *row] for i, row in enumerate(series) if i % stride == 0 or
-             i == len(series) - 1]  # fmt: skip
+    chart = [
+        [i + 1, *row] for i, row in enumerate(series) if i % stride == 0 or i == len(series) - 1
+    ]
     summary = run.summary
     players = summary.get("players", [])
     return {
@@ -72,20 +94,25 @@ def match_data(run: Run) -> dict[str, Any]:
         "rounds": len(hands),
         "interrupted": bool(summary.get("interrupted")),
         "statistics": summary.get("statistics"),
-        "players": [{
-            **stats[name].to_dict(),
-            "bankroll": totals[name],
-            "time_used": players[i].get("time_used") if i < len(players) else None,
-            "faults": players[i].get("faults", {}) if i < len(players) else {},
-        } for i, name in enumerate(names)],
+        "players": [
+            {
+                **stats[name].to_dict(),
+                "bankroll": totals[name],
+                "time_used": players[i].get("time_used") if i < len(players) else None,
+                "faults": players[i].get("faults", {}) if i < len(players) else {},
+            }
+            for i, name in enumerate(names)
+        ],
         "chart": chart,
         "hands": hands,
     }
 
 
 def _template() -> str:
-    return resources.files("local_runner.view").joinpath("report_template.html").read_text(
-        encoding="utf-8"
+    return (
+        resources.files("local_runner.view")
+        .joinpath("report_template.html")
+        .read_text(encoding="utf-8")
     )
 
 
@@ -120,8 +147,10 @@ def _load_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise RunError(f"{path} is missing; the tournament has not finished a match yet, or "
-                       "this is not a tournament directory.") from None  # fmt: skip
+        raise RunError(
+            f"{path} is missing; the tournament has not finished a match yet, or "
+            "this is not a tournament directory."
+        ) from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise RunError(f"{path} cannot be read ({error}); it is damaged.") from None
 
@@ -134,8 +163,10 @@ def tournament_report(directory: Path, out: Path | None = None) -> tuple[Path, l
     """
     results = _load_json(directory / "results.json")
     if not isinstance(results, dict) or "rankings" not in results:
-        raise RunError(f"{directory / 'results.json'} has no rankings; it was written by an "
-                       "older version of the kit.")  # fmt: skip
+        raise RunError(
+            f"{directory / 'results.json'} has no rankings; it was written by an "
+            "older version of the kit."
+        )
     page = out or directory / REPORT_FILE
     matches = []
     problems = []
@@ -153,11 +184,20 @@ def tournament_report(directory: Path, out: Path | None = None) -> tuple[Path, l
             except RunError as error:
                 problems.append(f"match {match_id}: {error}")
                 continue
-            links.append(str(report.relative_to(page.parent)) if report.is_relative_to(
-                page.parent) else report.as_uri())  # fmt: skip
-        matches.append({"id": match_id, "players": match.get("players"),
-                        "chips": match.get("chips"), "hands": match.get("hands"),
-                        "links": links})  # fmt: skip
+            links.append(
+                str(report.relative_to(page.parent))
+                if report.is_relative_to(page.parent)
+                else report.as_uri()
+            )
+        matches.append(
+            {
+                "id": match_id,
+                "players": match.get("players"),
+                "chips": match.get("chips"),
+                "hands": match.get("hands"),
+                "links": links,
+            }
+        )
     data = {
         "kind": "tournament",
         "title": directory.name,

@@ -130,8 +130,10 @@ class _Where:
 
     def get(self, obj: dict[str, Any], key: str) -> Any:
         if key not in obj:
-            raise self.error(f"the hand has no {key!r} field, so it was written by an older "
-                             f"(or newer) version of the kit; {_RERUN}.")  # fmt: skip
+            raise self.error(
+                f"the hand has no {key!r} field, so it was written by an older "
+                f"(or newer) version of the kit; {_RERUN}."
+            )
         return obj[key]
 
     def integer(self, value: Any, what: str) -> int:
@@ -178,8 +180,9 @@ def parse_hand(obj: Any, where: _Where) -> Hand:
     if not isinstance(obj, dict):
         raise where.error(f"a hand should be a JSON object, not {_short(obj)}.")
     get = where.get
-    players = tuple(where.string(p, "a player name") for p in where.seq(get(obj, "players"),
-                                                                         "players"))
+    players = tuple(
+        where.string(p, "a player name") for p in where.seq(get(obj, "players"), "players")
+    )
     n = len(players)
     if n < 2:
         raise where.error(f"a hand needs at least two players, not {n}.")
@@ -193,12 +196,20 @@ def parse_hand(obj: Any, where: _Where) -> Hand:
     deltas = tuple(where.integer(v, "deltas") for v in per_seat("deltas"))
     board = where.cards(get(obj, "board"), "board")
     bounties_raw = get(obj, "bounties")
-    bounties = None if bounties_raw is None else tuple(
-        None if b is None else where.string(b, "bounties") for b in where.seq(bounties_raw,
-                                                                             "bounties", n))
+    bounties = (
+        None
+        if bounties_raw is None
+        else tuple(
+            None if b is None else where.string(b, "bounties")
+            for b in where.seq(bounties_raw, "bounties", n)
+        )
+    )
     hits_raw = get(obj, "bounty_hits")
-    hits = None if hits_raw is None else tuple(
-        None if h is None else bool(h) for h in where.seq(hits_raw, "bounty_hits", n))
+    hits = (
+        None
+        if hits_raw is None
+        else tuple(None if h is None else bool(h) for h in where.seq(hits_raw, "bounty_hits", n))
+    )
     actions = []
     for item in where.seq(get(obj, "actions"), "actions"):
         if not isinstance(item, dict):
@@ -212,49 +223,73 @@ def parse_hand(obj: Any, where: _Where) -> Hand:
         seconds = item.get("seconds")
         if seconds is not None and (type(seconds) not in (int, float) or not seconds >= 0):
             raise where.error(f"an action's seconds should be a number >= 0, not {seconds!r}.")
-        actions.append(HandAction(
-            where.seat(get(item, "seat"), n, "an action's seat"),
-            where.integer(get(item, "street"), "an action's street"),
-            action, code, bool(get(item, "forced")),
-            None if seconds is None else float(seconds)))  # fmt: skip
+        actions.append(
+            HandAction(
+                where.seat(get(item, "seat"), n, "an action's seat"),
+                where.integer(get(item, "street"), "an action's street"),
+                action,
+                code,
+                bool(get(item, "forced")),
+                None if seconds is None else float(seconds),
+            )
+        )
     swaps = []
     for item in where.seq(get(obj, "swaps"), "swaps"):
         if not isinstance(item, dict):
             raise where.error(f"a swap should be an object, not {_short(item)}.")
-        swaps.append(SwapRecord(
-            where.seat(get(item, "seat"), n, "a swap's seat"),
-            where.integer(get(item, "street"), "a swap's street"),
-            where.cards(get(item, "old"), "a swap's old cards"),
-            where.cards(get(item, "new"), "a swap's new cards")))  # fmt: skip
+        swaps.append(
+            SwapRecord(
+                where.seat(get(item, "seat"), n, "a swap's seat"),
+                where.integer(get(item, "street"), "a swap's street"),
+                where.cards(get(item, "old"), "a swap's old cards"),
+                where.cards(get(item, "new"), "a swap's new cards"),
+            )
+        )
     auction_raw = get(obj, "auction")
     auction = None
     if auction_raw is not None:
         if not isinstance(auction_raw, dict):
             raise where.error(f"auction should be an object or null, not {_short(auction_raw)}.")
         auction = AuctionRecord(
-            tuple(where.integer(b, "a bid")
-                  for b in where.seq(get(auction_raw, "bids"), "bids", n)),
-            tuple(where.seat(s, n, "an auction winner")
-                  for s in where.seq(get(auction_raw, "winners"), "winners")))  # fmt: skip
+            tuple(
+                where.integer(b, "a bid") for b in where.seq(get(auction_raw, "bids"), "bids", n)
+            ),
+            tuple(
+                where.seat(s, n, "an auction winner")
+                for s in where.seq(get(auction_raw, "winners"), "winners")
+            ),
+        )
     faults = []
     for item in where.seq(get(obj, "faults"), "faults"):
         if not isinstance(item, dict):
             raise where.error(f"a fault should be an object, not {_short(item)}.")
         at = item.get("at")
-        faults.append(FaultRecord(
-            where.seat(get(item, "seat"), n, "a fault's seat"),
-            where.string(get(item, "player"), "a fault's player"),
-            where.string(get(item, "kind"), "a fault's kind"),
-            where.string(get(item, "detail"), "a fault's detail"),
-            where.integer(get(item, "hand"), "a fault's hand"),
-            None if at is None else where.integer(at, "a fault's action index")))  # fmt: skip
+        faults.append(
+            FaultRecord(
+                where.seat(get(item, "seat"), n, "a fault's seat"),
+                where.string(get(item, "player"), "a fault's player"),
+                where.string(get(item, "kind"), "a fault's kind"),
+                where.string(get(item, "detail"), "a fault's detail"),
+                where.integer(get(item, "hand"), "a fault's hand"),
+                None if at is None else where.integer(at, "a fault's action index"),
+            )
+        )
     return Hand(
         number=where.integer(get(obj, "hand"), "hand"),
-        players=players, bankrolls_before=bankrolls, hole_cards=holes, final_hands=finals,
-        board=board, bounties=bounties, actions=tuple(actions), swaps=tuple(swaps),
-        auction=auction, showdown=bool(get(obj, "showdown")), deltas=deltas, bounty_hits=hits,
+        players=players,
+        bankrolls_before=bankrolls,
+        hole_cards=holes,
+        final_hands=finals,
+        board=board,
+        bounties=bounties,
+        actions=tuple(actions),
+        swaps=tuple(swaps),
+        auction=auction,
+        showdown=bool(get(obj, "showdown")),
+        deltas=deltas,
+        bounty_hits=hits,
         faults=tuple(faults),
-    )  # fmt: skip
+    )
 
 
 @dataclass(frozen=True)
@@ -299,21 +334,28 @@ class Run:
                         raise where.error(
                             "the last line is cut off (the match was stopped while writing, or "
                             "the file was truncated); the hands before it are fine: remove the "
-                            "line to read them.")  # fmt: skip
+                            "line to read them."
+                        )
                     try:
                         obj = json.loads(line)
                     except json.JSONDecodeError as error:
-                        raise where.error(f"not a JSON object ({error.msg}); the file is damaged "
-                                          "or is not a hands.jsonl.") from None  # fmt: skip
+                        raise where.error(
+                            f"not a JSON object ({error.msg}); the file is damaged "
+                            "or is not a hands.jsonl."
+                        ) from None
                     hand = parse_hand(obj, where)
                     if hand.number != expected:
-                        raise where.error(f"expected hand {expected}, found hand {hand.number}; "
-                                          "the file is damaged or was edited.")  # fmt: skip
+                        raise where.error(
+                            f"expected hand {expected}, found hand {hand.number}; "
+                            "the file is damaged or was edited."
+                        )
                     expected += 1
                     yield hand
             except UnicodeDecodeError:
-                raise RunError(f"{path}, after line {line_no}: not UTF-8 text; the file is "
-                               "damaged or is not a hands.jsonl.") from None  # fmt: skip
+                raise RunError(
+                    f"{path}, after line {line_no}: not UTF-8 text; the file is "
+                    "damaged or is not a hands.jsonl."
+                ) from None
 
     def hand(self, number: int) -> Hand:
         """Hand ``number`` (from 1); :class:`RunError` if the run has no such hand."""
@@ -322,8 +364,7 @@ class Run:
         for hand in self.hands():
             if hand.number == number:
                 return hand
-        raise RunError(f"{self.directory} has no hand {number}; it has {self.hand_count()} "
-                       "hands.")  # fmt: skip
+        raise RunError(f"{self.directory} has no hand {number}; it has {self.hand_count()} hands.")
 
     def hand_count(self) -> int:
         """How many hands ``hands.jsonl`` holds (lines; not checked)."""
@@ -348,8 +389,10 @@ def _load_summary(path: Path) -> dict[str, Any]:
     try:
         summary = json.loads(text)
     except json.JSONDecodeError as error:
-        raise RunError(f"{path} is not valid JSON ({error.msg} at line {error.lineno}); "
-                       "it is damaged or was cut off.") from None  # fmt: skip
+        raise RunError(
+            f"{path} is not valid JSON ({error.msg} at line {error.lineno}); "
+            "it is damaged or was cut off."
+        ) from None
     if not isinstance(summary, dict):
         raise RunError(f"{path} should hold a JSON object.")
     return summary
@@ -364,26 +407,36 @@ def open_run(directory: Path | str) -> Run:
     """
     path = Path(directory)
     if not path.is_dir():
-        raise RunError(f"{path} is not a directory; pass the directory a scrimmage wrote "
-                       "(runs/scrimmage-<time>/ by default, or its --out).")  # fmt: skip
+        raise RunError(
+            f"{path} is not a directory; pass the directory a scrimmage wrote "
+            "(runs/scrimmage-<time>/ by default, or its --out)."
+        )
     if not (path / HANDS_FILE).is_file():
         legs = [*path.glob("half-*"), *path.glob("leg-*")]  # heads-up halves, or 3-seat legs
         halves = sorted(p.name for p in legs if (p / HANDS_FILE).is_file())
         if halves:
             part = "half" if halves[0].startswith("half-") else "leg"
-            raise RunError(f"{path} is a duplicate scrimmage: each {part} is its own run; pass "
-                           f"{path / halves[0]} (or {', '.join(halves[1:])}).")  # fmt: skip
+            raise RunError(
+                f"{path} is a duplicate scrimmage: each {part} is its own run; pass "
+                f"{path / halves[0]} (or {', '.join(halves[1:])})."
+            )
         if (path / "tournament.json").is_file():
-            raise RunError(f"{path} is a tournament: pass one of its matches "
-                           f"({path / 'matches'}/<id>/), or use `pokerbots report` on it.")
-        raise RunError(f"{path} has no {HANDS_FILE}: it is not a run directory written by "
-                       "`pokerbots scrimmage` (or the match never started).")  # fmt: skip
+            raise RunError(
+                f"{path} is a tournament: pass one of its matches "
+                f"({path / 'matches'}/<id>/), or use `pokerbots report` on it."
+            )
+        raise RunError(
+            f"{path} has no {HANDS_FILE}: it is not a run directory written by "
+            "`pokerbots scrimmage` (or the match never started)."
+        )
     summary_path = path / SUMMARY_FILE
     summary = _load_summary(summary_path)
     for key in ("rules", "seed", "players"):
         if key not in summary:
-            raise RunError(f"{summary_path} has no {key!r}: it was written by an older version "
-                           f"of the kit; {_RERUN}.")  # fmt: skip
+            raise RunError(
+                f"{summary_path} has no {key!r}: it was written by an older version "
+                f"of the kit; {_RERUN}."
+            )
     try:
         rules = Rules.from_dict(summary["rules"])
     except (RulesError, TypeError) as error:
@@ -392,8 +445,10 @@ def open_run(directory: Path | str) -> Run:
     players = summary["players"]
     if type(seed) is not int:
         raise RunError(f"{summary_path}: the seed should be a whole number, not {seed!r}.")
-    if (not isinstance(players, list) or len(players) < 2
-            or not all(isinstance(p, dict) and isinstance(p.get("name"), str) for p in players)):
-        raise RunError(f"{summary_path}: 'players' should list at least two players with "
-                       "names.")  # fmt: skip
+    if (
+        not isinstance(players, list)
+        or len(players) < 2
+        or not all(isinstance(p, dict) and isinstance(p.get("name"), str) for p in players)
+    ):
+        raise RunError(f"{summary_path}: 'players' should list at least two players with names.")
     return Run(path, summary, rules, seed, tuple(p["name"] for p in players))

@@ -37,22 +37,40 @@ from sdk.states import RoundState, TerminalState
 from ..engine.dealer import showdown_ranks
 from .runlog import Cards, FaultRecord, Hand, RunError, SwapRecord
 
-__all__ = ["STREET_NAMES", "TOSS_STREET_NAMES", "Step", "Walk", "describe_action", "place_faults",
-           "street_name", "timeline", "walk"]
+__all__ = [
+    "STREET_NAMES",
+    "TOSS_STREET_NAMES",
+    "Step",
+    "Walk",
+    "describe_action",
+    "place_faults",
+    "street_name",
+    "timeline",
+    "walk",
+]
 
 STREET_NAMES = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
 #: Toss Hold'em's streets (numbered by their board cards), named as the MIT 2026 gamelog does.
-TOSS_STREET_NAMES = {0: "preflop", 2: "flop", 3: "discard 1", 4: "discard 2", 5: "turn",
-                     6: "river"}  # fmt: skip
+TOSS_STREET_NAMES = {0: "preflop", 2: "flop", 3: "discard 1", 4: "discard 2", 5: "turn", 6: "river"}
 
 
 def street_name(street: int, rules: Rules | None) -> str:
     """The name of ``street`` in the game of ``rules`` (None: a game without discards)."""
     return (TOSS_STREET_NAMES if rules is not None and rules.discard else STREET_NAMES)[street]
 
+
 #: Fault kinds after which the runner plays a default action for the seat.
-_DEFAULTING = frozenset({"timeout", "crash", "disconnected", "misformatted", "illegal",
-                         "build_failed", "never_connected"})  # fmt: skip
+_DEFAULTING = frozenset(
+    {
+        "timeout",
+        "crash",
+        "disconnected",
+        "misformatted",
+        "illegal",
+        "build_failed",
+        "never_connected",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +102,10 @@ class Walk:
 
 
 def _error(hand: Hand, problem: str) -> RunError:
-    return RunError(f"hand {hand.number}: {problem}; the hand does not follow the rules in "
-                    "summary.json (the files were edited, or come from another version).")
+    return RunError(
+        f"hand {hand.number}: {problem}; the hand does not follow the rules in "
+        "summary.json (the files were edited, or come from another version)."
+    )
 
 
 def walk(hand: Hand, rules: Rules) -> Walk:
@@ -102,9 +122,12 @@ def walk(hand: Hand, rules: Rules) -> Walk:
         if not isinstance(state, RoundState):
             raise _error(hand, f"action {index + 1} ({record.code}) comes after the hand ended")
         if record.seat != state.actor or record.street != state.street:
-            raise _error(hand, f"action {index + 1} ({record.code}) is recorded for seat "
-                         f"{record.seat} on street {record.street}, but seat {state.actor} "
-                         f"was to act on street {state.street}")  # fmt: skip
+            raise _error(
+                hand,
+                f"action {index + 1} ({record.code}) is recorded for seat "
+                f"{record.seat} on street {record.street}, but seat {state.actor} "
+                f"was to act on street {state.street}",
+            )
         if not state.is_legal(record.action):
             raise _error(hand, f"action {index + 1} ({record.code}) is not legal there")
         before.append(state)
@@ -117,8 +140,9 @@ def walk(hand: Hand, rules: Rules) -> Walk:
                 state = _street(hand, state, swaps)
         after.append(state)
     if not isinstance(state, TerminalState):
-        raise _error(hand, "the recorded actions stop before the hand ends (the file is "
-                     "incomplete)")  # fmt: skip
+        raise _error(
+            hand, "the recorded actions stop before the hand ends (the file is incomplete)"
+        )
     last = state.previous_state
     if hand.showdown != (state.folder is None):
         raise _error(hand, "the record's showdown flag does not match its actions")
@@ -127,8 +151,9 @@ def walk(hand: Hand, rules: Rules) -> Walk:
             last = last.with_board(hand.board)
         state = last.settle_ranks(showdown_ranks(last.hands, last.board, last.folded))
     if tuple(state.deltas) != hand.deltas:
-        raise _error(hand, f"the recorded payoff {list(hand.deltas)} is not the rules' "
-                     f"{list(state.deltas)}")  # fmt: skip
+        raise _error(
+            hand, f"the recorded payoff {list(hand.deltas)} is not the rules' {list(state.deltas)}"
+        )
     return Walk(hand, tuple(before), tuple(after), last, state)
 
 
@@ -150,8 +175,7 @@ def _street(hand: Hand, state: RoundState, swaps: dict[tuple[int, int], SwapReco
     """Deal the board of the new street and apply that street's swaps."""
     if len(hand.board) < state.street:
         name = street_name(state.street, state.rules)
-        raise _error(hand, f"the {name} was reached but the board has "
-                     f"{len(hand.board)} cards")  # fmt: skip
+        raise _error(hand, f"the {name} was reached but the board has {len(hand.board)} cards")
     state = state.with_board(hand.board[: state.street])
     for seat in (0, 1):
         swap = swaps.get((state.street, seat))
@@ -159,7 +183,7 @@ def _street(hand: Hand, state: RoundState, swaps: dict[tuple[int, int], SwapReco
             new = swap.new
             old = tuple(state.hands[seat])
             # A swap replaces the dealt cards; an auction card stays.
-            state = state.with_hand(seat, (*new, *old[len(new):]))
+            state = state.with_hand(seat, (*new, *old[len(new) :]))
     return state
 
 
@@ -221,9 +245,14 @@ def place_faults(w: Walk) -> _Placed:
             continue
         index = None
         if fault.kind in _DEFAULTING and not fault.detail.startswith("answered the end"):
-            index = next((i for i, a in enumerate(hand.actions)
-                          if i not in claimed and a.seat == fault.seat and a.forced
-                          and not w.only_move(i)), None)  # fmt: skip
+            index = next(
+                (
+                    i
+                    for i, a in enumerate(hand.actions)
+                    if i not in claimed and a.seat == fault.seat and a.forced and not w.only_move(i)
+                ),
+                None,
+            )
         if index is None:
             late.append(fault)
         else:
@@ -245,25 +274,41 @@ def timeline(w: Walk) -> list[Step]:
     first = w.before[0] if w.before else w.last
 
     def add(kind: str, seat: int | None, text: str, state: RoundState) -> None:
-        steps.append(Step(kind, seat, text, state.street, tuple(state.board), state.pot,
-                          tuple(state.stacks), tuple(tuple(h) for h in state.hands)))
+        steps.append(
+            Step(
+                kind,
+                seat,
+                text,
+                state.street,
+                tuple(state.board),
+                state.pot,
+                tuple(state.stacks),
+                tuple(tuple(h) for h in state.hands),
+            )
+        )
 
     early, at, late = place_faults(w)
     bounty = ""
     if hand.bounties is not None:
-        bounty = "; bounties " + ", ".join(f"{n} {b}" for n, b in zip(names, hand.bounties,
-                                                                       strict=True))
+        bounty = "; bounties " + ", ".join(
+            f"{n} {b}" for n, b in zip(names, hand.bounties, strict=True)
+        )
     if len(names) == 2:
         seats = f"{names[0]} deals (small blind), {names[1]} is the big blind"
         blinds = f"blinds {first.pips[0]}/{first.pips[1]}"
     else:  # the button, then the small and the big blind
-        seats = (f"{names[0]} deals, {names[1]} is the small blind, {names[2]} the big blind"
-                 + (f"; then {', '.join(names[3:])}" if len(names) > 3 else ""))  # fmt: skip
+        seats = f"{names[0]} deals, {names[1]} is the small blind, {names[2]} the big blind" + (
+            f"; then {', '.join(names[3:])}" if len(names) > 3 else ""
+        )
         blinds = f"blinds {first.pips[1]}/{first.pips[2]}"
     add("deal", None, f"hand {hand.number}: {seats}; {blinds}{bounty}", first)
     for fault in early:
-        add("fault", fault.seat, _fault_text(fault, names) + f" (from hand {fault.hand}'s end)",
-            first)
+        add(
+            "fault",
+            fault.seat,
+            _fault_text(fault, names) + f" (from hand {fault.hand}'s end)",
+            first,
+        )
     for index, record in enumerate(hand.actions):
         state = w.before[index]
         for fault in at.get(index, ()):
@@ -282,13 +327,21 @@ def timeline(w: Walk) -> list[Step]:
     for fault in late:
         add("fault", fault.seat, _fault_text(fault, names), w.last)
     if hand.showdown:
-        add("showdown", None, "showdown: " + "; ".join(
-            f"{n} shows {' '.join(h)}" for n, h in zip(names, w.last.hands, strict=True)), w.last)
+        add(
+            "showdown",
+            None,
+            "showdown: "
+            + "; ".join(
+                f"{n} shows {' '.join(h)}" for n, h in zip(names, w.last.hands, strict=True)
+            ),
+            w.last,
+        )
     result = ", ".join(f"{n} {d:+d}" for n, d in zip(names, hand.deltas, strict=True))
     hits = ""
     if hand.bounty_hits is not None and any(hand.bounty_hits):
-        hits = "; " + ", ".join(f"{n} hits the bounty" for n, h in
-                                zip(names, hand.bounty_hits, strict=True) if h)  # fmt: skip
+        hits = "; " + ", ".join(
+            f"{n} hits the bounty" for n, h in zip(names, hand.bounty_hits, strict=True) if h
+        )
     add("result", None, f"result: {result}{hits}", w.last)
     return steps
 
@@ -301,17 +354,23 @@ def _action_text(w: Walk, index: int) -> str:
     return text + (" (no other move)" if w.only_move(index) else " (default, played by the runner)")
 
 
-def _new_street(add: _Emit, hand: Hand, names: Sequence[str], state: RoundState,
-                after: RoundState) -> None:
+def _new_street(
+    add: _Emit, hand: Hand, names: Sequence[str], state: RoundState, after: RoundState
+) -> None:
     """Steps for a street dealt after ``state``: the board, then that street's swaps."""
-    board = " ".join(after.board[len(state.board):])
+    board = " ".join(after.board[len(state.board) :])
     name = street_name(after.street, after.rules)
     text = f"{name}: {board or '-'} (board {' '.join(after.board)}; pot {after.pot})"
     add("street", None, text, after._replace(hands=state.hands))
     for swap in hand.swaps:
         if swap.street == after.street:
-            add("swap", swap.seat, f"{names[swap.seat]}'s cards are swapped: "
-                f"{' '.join(swap.old)} -> {' '.join(swap.new)}", after)  # fmt: skip
+            add(
+                "swap",
+                swap.seat,
+                f"{names[swap.seat]}'s cards are swapped: "
+                f"{' '.join(swap.old)} -> {' '.join(swap.new)}",
+                after,
+            )
 
 
 def _auction_steps(add: _Emit, hand: Hand, names: Sequence[str], after: RoundState) -> None:

@@ -242,8 +242,10 @@ class Client:
                 self.pips[actor] = self.pips[1 - actor]
                 self.end_street()
         elif kind == "K":
-            if (self.street == 0 and self.button > 0) or self.button > 1 or (
-                self.toss and self.street in (2, 3)
+            if (
+                (self.street == 0 and self.button > 0)
+                or self.button > 1
+                or (self.toss and self.street in (2, 3))
             ):
                 self.end_street()
             else:
