@@ -25,13 +25,18 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
-# The code of one run is handed to older checkouts too (--baseline), so it imports the flat
-# module paths, which every checkout has (today's through local_runner.moved).
+# The code of one run is handed to older checkouts too (--baseline): it imports today's
+# module paths, and the flat paths of the checkouts from before local_runner was grouped.
 _ONE_RUN = """
 import json, sys, time
-from local_runner.builtin_bots import make_builtin
-from local_runner.match import Match
-from local_runner.seats import InProcessSeat
+try:
+    from local_runner.bots.builtin import make_builtin
+    from local_runner.engine.match import Match
+    from local_runner.engine.seats import InProcessSeat
+except ImportError:
+    from local_runner.builtin_bots import make_builtin
+    from local_runner.match import Match
+    from local_runner.seats import InProcessSeat
 from sdk.rules import Rules
 variant, bot, hands = sys.argv[1], sys.argv[2], int(sys.argv[3])
 try:

@@ -5,7 +5,3 @@ command is a typed function callable from Python and tests.
 """
 
 __all__: list[str] = []
-
-from . import moved as _moved
-
-_moved.install()  # old import paths (``local_runner.match``) keep working

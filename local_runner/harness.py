@@ -36,6 +36,7 @@ from sdk.actions import (
     RaiseAction,
 )
 from sdk.bot import Bot
+from sdk.errors import KitError
 from sdk.protocol import VALID_CARDS
 from sdk.rules import RANKS, Rules
 from sdk.states import GameState, RoundState, TerminalState
@@ -50,7 +51,7 @@ __all__ = ["HarnessError", "decide", "play", "spot"]
 Cards = tuple[str, ...]
 
 
-class HarnessError(ValueError):
+class HarnessError(KitError, ValueError):
     """A harness call that cannot be carried out (a bad spot, an unknown opponent)."""
 
 

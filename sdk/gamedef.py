@@ -23,6 +23,7 @@ from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Literal
 
+from .errors import KitError
 from .rules import CUSTOM, LimitRules, Rules
 
 __all__ = [
@@ -45,7 +46,7 @@ _MAX_PLAYERS, _MAX_ROUNDS, _MAX_SUITS, _MAX_RANKS, _MAX_HOLE, _MAX_BOARD = 10, 4
 Betting = Literal["limit", "nolimit"]
 
 
-class GameDefError(ValueError):
+class GameDefError(KitError, ValueError):
     """A game definition that cannot be read or is not a valid game; the message says why.
 
     ``line`` is the 1-based line of the text where the problem is, when there is one.

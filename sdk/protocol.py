@@ -47,6 +47,7 @@ from .actions import (
     FoldAction,
     RaiseAction,
 )
+from .errors import KitError
 from .rules import RANKS, SUITS, Rules
 
 __all__ = [
@@ -82,7 +83,7 @@ VALID_CARDS = frozenset(rank + suit for rank in RANKS for suit in SUITS)
 Cards = tuple[str, ...]
 
 
-class ProtocolError(ValueError):
+class ProtocolError(KitError, ValueError):
     """A line that does not follow the protocol; the message says what is wrong."""
 
 

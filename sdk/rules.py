@@ -33,6 +33,8 @@ import os
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal, get_args
 
+from .errors import KitError
+
 __all__ = [
     "BountyRules",
     "CUSTOM",
@@ -74,7 +76,7 @@ _ON_ILLEGAL: tuple[str, ...] = get_args(OnIllegal)
 MAX_SEATS = 10
 
 
-class RulesError(ValueError):
+class RulesError(KitError, ValueError):
     """Raised when a rules parameter is out of range or unknown."""
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from acpc_checks import Golden, load
 
-from local_runner import match as match_module
+from local_runner.engine import match as match_module
 from local_runner.engine.acpc_view import AcpcView
 from local_runner.engine.dealer import Deal
 from local_runner.engine.match import Match, MatchSettings

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from local_runner import archive as archive_module
+from local_runner.submission import archive as archive_module
 from local_runner.submission.archive import (
     RATIO_MIN_BYTES,
     ArchiveLimits,

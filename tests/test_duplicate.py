@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, MakeBot
 
-from local_runner.config import ScrimmageConfig
-from local_runner.duplicate import run_duplicate
 from local_runner.engine.records import HandRecord
+from local_runner.play.config import ScrimmageConfig
+from local_runner.play.duplicate import run_duplicate
+from local_runner.play.scrimmage import BotSpec, run_scrimmage
 from local_runner.results.standings import (
     MatchStats,
     Moments,
@@ -23,7 +24,6 @@ from local_runner.results.standings import (
     statistics_dict,
 )
 from local_runner.results.stats import mean_ci, summarize, summarize_duplicate
-from local_runner.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import Rules
 
 CALLER = """

@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 from test_acpc_seat import acpc_bot
 
 from local_runner.bots.builtin import make_builtin
-from local_runner.config import ScrimmageConfig
-from local_runner.duplicate import LEG_DIRECTORIES, run_duplicate
 from local_runner.engine.seating import duplicate_orders, slots_in_seats
 from local_runner.engine.seats import InProcessSeat, Seat
+from local_runner.play.config import ScrimmageConfig
+from local_runner.play.duplicate import LEG_DIRECTORIES, run_duplicate
+from local_runner.play.scrimmage import BotSpec, UsageError
 from local_runner.results.stats import Moments
-from local_runner.scrimmage import BotSpec, UsageError
 from sdk import Bot
 from sdk.rules import Rules
 

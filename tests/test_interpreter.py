@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from local_runner.config import ConfigError, ScrimmageConfig, load_config
+from local_runner.play.config import ConfigError, ScrimmageConfig, load_config
+from local_runner.play.scrimmage import BotSpec, run_scrimmage
 from local_runner.programs.interpreter import InterpreterError, choose_python
-from local_runner.scrimmage import BotSpec, run_scrimmage
+from sdk.errors import KitError
 from sdk.rules import Rules
 
 
@@ -74,7 +75,7 @@ def test_a_named_interpreter_is_python3_and_python_for_the_bot(tmp_path: Path) -
 def test_a_bad_named_interpreter_is_a_config_error_that_says_what_to_use(tmp_path: Path) -> None:
     with pytest.raises(InterpreterError, match='Use "auto", "path", "kit"'):
         choose_python(str(tmp_path / "missing"))
-    assert issubclass(InterpreterError, ConfigError)
+    assert issubclass(InterpreterError, KitError)  # the command line reports it as a usage error
 
 
 def test_the_config_file_chooses_the_interpreter(tmp_path: Path) -> None:

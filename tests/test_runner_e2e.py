@@ -7,9 +7,9 @@ from pathlib import Path
 
 from conftest import MakeBot
 
-from local_runner.config import RunnerSettings, ScrimmageConfig
 from local_runner.engine.faults import FaultKind
-from local_runner.scrimmage import BotSpec, run_scrimmage
+from local_runner.play.config import RunnerSettings, ScrimmageConfig
+from local_runner.play.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import Rules
 
 CALLER = """

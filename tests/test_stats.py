@@ -278,7 +278,7 @@ def test_every_interval_comes_from_the_one_moments_engine() -> None:
 
 
 def test_the_documented_names_still_import_from_standings() -> None:
-    from local_runner import match_stats, match_summary, standings, stats
+    from local_runner.results import match_stats, match_summary, standings, stats
 
     assert standings.Moments is stats.Moments
     assert standings.ci_sentence is stats.ci_sentence

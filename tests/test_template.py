@@ -28,9 +28,9 @@ from conftest import ROOT
 
 import sdk
 from local_runner.cli import main as cli_main
-from local_runner.config import ScrimmageConfig
+from local_runner.play.config import ScrimmageConfig
+from local_runner.play.scrimmage import BotSpec, run_scrimmage
 from local_runner.programs.bot_program import BotProgram
-from local_runner.scrimmage import BotSpec, run_scrimmage
 from local_runner.submission.metadata import Metadata, Person, parse_readme, render_readme
 from local_runner.submission.new import (
     DEFAULT_ANSWERS,

@@ -17,11 +17,9 @@ from typing import Any
 import pytest
 from conftest import ROOT, MakeBot
 
-from local_runner.config import ScrimmageConfig
-from local_runner.executors import BotBundle, local_pool
-from local_runner.results.rankings import bankroll_ranking
-from local_runner.results.standings import Moments
-from local_runner.tournament import (
+from local_runner.play.config import ScrimmageConfig
+from local_runner.play.executors import BotBundle, local_pool
+from local_runner.play.tournament import (
     MATCHES_FILE,
     PLAN_FILE,
     RESULTS_FILE,
@@ -33,6 +31,8 @@ from local_runner.tournament import (
     play_job,
     run_tournament,
 )
+from local_runner.results.rankings import bankroll_ranking
+from local_runner.results.standings import Moments
 from sdk.rules import Rules
 
 BUILTINS = ["builtin:random", "builtin:raise", "builtin:checkcall"]
@@ -424,7 +424,7 @@ def test_a_killed_cli_tournament_resumes_without_replaying_a_finished_match(
 def test_plots_explain_how_to_install_matplotlib(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from local_runner import plots
+    from local_runner.results import plots
 
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # as if not installed
     with pytest.raises(plots.PlotUnavailable, match=r"-m pip install -e .*\[plot\]'$"):

@@ -22,7 +22,7 @@ import pytest
 from acpc_checks import STALE_ECHO
 from conftest import ROOT, MakeBot
 
-from local_runner.config import ConfigError
+from local_runner.play.config import ConfigError
 from local_runner.submission.metadata import Metadata, Person, render_readme
 from local_runner.validate import ValidateOptions, validate
 from local_runner.validate.acpc_matches import ACPC_CHECKS, acpc_game, describe_rules, match_plan

@@ -27,9 +27,9 @@ from test_validate import (
 
 from local_runner.cli import build_parser
 from local_runner.cli.validate import options_from_args
-from local_runner.config import RunnerSettings, ScrimmageConfig
 from local_runner.engine.faults import FaultKind
-from local_runner.scrimmage import BotSpec, run_scrimmage
+from local_runner.play.config import RunnerSettings, ScrimmageConfig
+from local_runner.play.scrimmage import BotSpec, run_scrimmage
 from local_runner.submission.archive import ArchiveReport
 from local_runner.submission.new import create_bot
 from local_runner.submission.package import find_junk, package_bot

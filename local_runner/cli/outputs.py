@@ -12,8 +12,8 @@ import json
 import shutil
 from pathlib import Path
 
-from ..duplicate import HALF_DIRECTORIES, LEG_DIRECTORIES
-from ..programs.spec import UsageError
+from ..play.duplicate import HALF_DIRECTORIES, LEG_DIRECTORIES
+from ..play.spec import UsageError
 from ..results.logs import GAMELOG_FILE, HANDS_FILE, SUMMARY_FILE
 from ..results.plots import BANKROLL_PNG
 

@@ -11,9 +11,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from ..config import ConfigError, load_config
-from ..programs.spec import BotSpec, UsageError
-from ..scrimmage import run_scrimmage
+from ..play.config import ConfigError, load_config
+from ..play.scrimmage import run_scrimmage
+from ..play.spec import BotSpec, UsageError
 from ..view.human import human_seat_factory
 from .arguments import non_negative_int, positive_int
 

@@ -16,16 +16,16 @@ from rich.table import Table
 from sdk.rules import VARIANTS
 
 from ..bots.builtin import BUILTIN_BOTS
-from ..config import ConfigError, ScrimmageConfig, load_config
-from ..duplicate import DuplicateResult, run_duplicate
 from ..engine.faults import FaultKind
 from ..engine.records import HandRecord, MatchResult
 from ..engine.seating import duplicate_orders
+from ..play.config import ConfigError, ScrimmageConfig, load_config
+from ..play.duplicate import DuplicateResult, run_duplicate
+from ..play.scrimmage import run_scrimmage
+from ..play.spec import BotSpec, UsageError
 from ..programs.interpreter import choose_python
-from ..programs.spec import BotSpec, UsageError
 from ..results.explain import result_notes, start_failure_lines
 from ..results.stats import Summary, ci_sentence, table_verdict
-from ..scrimmage import run_scrimmage
 from .arguments import non_negative_int, positive_int
 from .console import make_console, print_error, print_warning
 from .outputs import prepare_scrimmage_folder

@@ -23,12 +23,10 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from ..config import ConfigError, ScrimmageConfig, load_config
-from ..executors import ExecutorError, open_executor
-from ..programs.spec import UsageError
-from ..results.standings import MatchSummary, Standings
-from ..results.stats import Summary
-from ..tournament import (
+from ..play.config import ConfigError, ScrimmageConfig, load_config
+from ..play.executors import ExecutorError, open_executor
+from ..play.spec import UsageError
+from ..play.tournament import (
     RESULTS_FILE,
     TournamentError,
     TournamentPlan,
@@ -37,6 +35,8 @@ from ..tournament import (
     plan_tournament,
     run_tournament,
 )
+from ..results.standings import MatchSummary, Standings
+from ..results.stats import Summary
 from .arguments import non_negative_int, positive_int
 from .console import make_console, print_error, print_warning, styled
 from .progress import Heartbeat, elapsed

@@ -13,14 +13,14 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..submission.metadata import declared_profile
+from sdk.errors import KitError
 
 __all__ = ["BotDirectoryError", "BotProgram"]
 
 _EXAMPLE = '{"build": [], "run": ["python3", "player.py"]}'
 
 
-class BotDirectoryError(ValueError):
+class BotDirectoryError(KitError, ValueError):
     """A bot directory is missing or does not say how to build and run the bot."""
 
 
@@ -40,10 +40,13 @@ class BotProgram:
     MIT wire otherwise.  A commands.json without the key means ``"mit"`` otherwise."""
 
     @classmethod
-    def from_directory(cls, directory: Path) -> BotProgram:
+    def from_directory(cls, directory: Path, undeclared: str = "mit") -> BotProgram:
         """Read a bot directory, preferring commands.json over startme.sh.
 
-        Raises BotDirectoryError, with a message saying how to fix it, if neither is usable.
+        ``undeclared`` is the wire of a commands.json without a ``"protocol"`` key: the caller
+        decides it from what else the bot says (its README metadata), which this layer of
+        processes does not read.  Raises BotDirectoryError, with a message saying how to fix
+        it, if neither file is usable.
         """
         path = Path(directory).expanduser()
         if not path.is_dir():
@@ -55,9 +58,8 @@ class BotProgram:
         path = path.resolve()
         if (path / "commands.json").exists():
             build, run, protocol = _parse_commands(path / "commands.json")
-            if protocol is None:  # the metadata decides: an ACPC entry speaks ACPC in ACPC games
-                declared = declared_profile(path)
-                protocol = "auto" if declared is not None and declared[0] == "acpc" else "mit"
+            if protocol is None:
+                protocol = undeclared
             return cls(
                 path, build, run, append_host=False, source="commands.json", protocol=protocol
             )

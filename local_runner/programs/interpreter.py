@@ -28,7 +28,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import ConfigError
+from sdk.errors import KitError
 
 __all__ = ["AUTO", "KIT", "PATH", "BotPython", "InterpreterError", "choose_python"]
 
@@ -36,7 +36,7 @@ AUTO, PATH, KIT = "auto", "path", "kit"
 _PROBE_TIMEOUT = 20.0
 
 
-class InterpreterError(ConfigError):
+class InterpreterError(KitError, ValueError):
     """The ``python`` setting names no usable interpreter; the message says what to change."""
 
 

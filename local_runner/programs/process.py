@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sdk.client import ERROR_PREFIX
+from sdk.errors import KitError
 
 from .bot_program import BotProgram
 from .output_log import CappedLog, LineCounter, pump_output
@@ -65,7 +66,7 @@ _TERM_WAIT = 0.5  # how long SIGTERM gets before SIGKILL
 _KILL_GIVE_UP = 2.0  # how long to keep sending SIGKILL before reporting survivors
 
 
-class BotStartError(RuntimeError):
+class BotStartError(KitError, RuntimeError):
     """The operating system refused to start a bot's run command."""
 
 

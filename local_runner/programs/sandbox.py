@@ -34,6 +34,8 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from sdk.errors import KitError
+
 __all__ = [
     "INSTALL_HINT",
     "Sandbox",
@@ -54,7 +56,7 @@ _RELAY = Path(__file__).with_name("relay.py")
 _KIT_ROOT = Path(__file__).resolve().parents[2]
 
 
-class SandboxUnavailable(RuntimeError):
+class SandboxUnavailable(KitError, RuntimeError):
     """Bots cannot be sandboxed on this machine; the message says why and how to fix it."""
 
 

@@ -14,8 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..duplicate import HALF_DIRECTORIES, LEG_DIRECTORIES
+from sdk.errors import KitError
+
 from ..install import install_command
+from ..play.duplicate import HALF_DIRECTORIES, LEG_DIRECTORIES
 from .logs import HANDS_FILE
 from .standings import Standings
 
@@ -25,7 +27,7 @@ BANKROLL_PNG = "bankroll.png"
 CROSS_TABLE_PNG = "cross-table.png"
 
 
-class PlotUnavailable(RuntimeError):
+class PlotUnavailable(KitError, RuntimeError):
     """matplotlib is not installed; the message says how to install it."""
 
 

@@ -34,6 +34,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TypeAlias
 
+from sdk.errors import KitError
+
 __all__ = [
     "RATIO_MIN_BYTES",
     "ArchiveLimits",
@@ -126,7 +128,7 @@ class ArchiveReport:
         return not self.problems
 
 
-class UnsafeArchiveError(Exception):
+class UnsafeArchiveError(KitError):
     """Raised by :func:`extract_archive` when it refuses an archive; ``report`` says why."""
 
     def __init__(self, report: ArchiveReport) -> None:

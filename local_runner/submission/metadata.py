@@ -36,6 +36,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sdk.errors import KitError
+
 __all__ = [
     "EMAIL_PATTERN",
     "FIELDS",
@@ -75,7 +77,7 @@ FIELDS: tuple[tuple[str, str], ...] = (
 )
 
 
-class MetadataError(ValueError):
+class MetadataError(KitError, ValueError):
     """Metadata that is missing or malformed; the message names the field and the fix."""
 
 

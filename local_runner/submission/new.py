@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
+from sdk.errors import KitError
 from sdk.gamedef import ACPC_GAMES, GameDef, GameDefError, parse_gamedef
 from sdk.rules import MIT_VARIANTS, VARIANTS
 
@@ -174,7 +175,7 @@ _NAMES = {
 }
 
 
-class NewBotError(ValueError):
+class NewBotError(KitError, ValueError):
     """Answers or a target that ``create_bot`` refuses; ``problems`` lists each, with its fix."""
 
     def __init__(self, problems: list[str] | str) -> None:

@@ -26,6 +26,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from sdk.errors import KitError
+
 from .archive import archive_kind
 from .vendor import sdk_source, vendor_sdk
 
@@ -68,7 +70,7 @@ EXCLUDED_SUFFIXES = (".log", ".pyc", ".pyo", ".egg-info")
 _ZIP_EPOCH = time.mktime((1980, 1, 1, 0, 0, 0, 0, 0, -1))
 
 
-class PackageError(ValueError):
+class PackageError(KitError, ValueError):
     """The bot folder cannot be packaged; the message says why and how to fix it."""
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import sdk
+from sdk.errors import KitError
 
 __all__ = [
     "MANIFEST",
@@ -114,7 +115,7 @@ def check_vendored_sdk(directory: Path) -> VendorCheck:
     return VendorCheck(True, version, modified, missing, added)
 
 
-class SdkRefreshError(ValueError):
+class SdkRefreshError(KitError, ValueError):
     """A vendored SDK that cannot be refreshed as asked; the message says why and what to do."""
 
 

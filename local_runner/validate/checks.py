@@ -21,6 +21,7 @@ from pathlib import Path
 
 from sdk.rules import VARIANTS
 
+from ..play.spec import read_bot_program
 from ..programs.bot_program import BotDirectoryError, BotProgram
 from ..submission.metadata import Metadata
 from ..submission.vendor import check_vendored_sdk as compare_vendored_sdk
@@ -308,7 +309,7 @@ def check_commands_json(files: BotFiles, profile: str = "mit") -> CheckResult:
             f"Add a commands.json such as {_EXAMPLE} to the bot folder.",
         )
     try:
-        program = BotProgram.from_directory(files.root)
+        program = read_bot_program(files.root)
     except BotDirectoryError as error:
         message = str(error).replace(str(files.top) + os.sep, "")
         return CheckResult.failed(name, message, f"It should look like {_EXAMPLE}.")

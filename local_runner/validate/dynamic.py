@@ -20,13 +20,13 @@ from typing import Any
 from sdk.client import WARNING_PREFIX
 from sdk.rules import Rules
 
-from ..config import Limits, RunnerSettings, ScrimmageConfig
 from ..engine.faults import FaultKind
 from ..engine.records import MatchResult, PlayerResult
+from ..play.config import Limits, RunnerSettings, ScrimmageConfig
+from ..play.scrimmage import run_scrimmage
+from ..play.spec import BotSpec, UsageError, read_bot_program
 from ..programs.bot_program import BotDirectoryError, BotProgram
-from ..programs.spec import BotSpec, UsageError
 from ..results.explain import log_tail
-from ..scrimmage import run_scrimmage
 from .checks import CheckResult, format_bytes
 from .options import ValidateOptions
 from .processes import check_cleanup
@@ -441,7 +441,7 @@ def bot_program(bot_root: Path, profile: str) -> BotProgram:
         if (bot_root / "commands.json").is_file():
             # A broken commands.json is the commands_json check's; startme.sh is what runs.
             with contextlib.suppress(BotDirectoryError):
-                protocol = BotProgram.from_directory(bot_root).protocol
+                protocol = read_bot_program(bot_root).protocol
         return BotProgram(
             bot_root.resolve(),
             (),
@@ -450,7 +450,7 @@ def bot_program(bot_root: Path, profile: str) -> BotProgram:
             source="startme.sh",
             protocol=protocol,
         )
-    return BotProgram.from_directory(bot_root)
+    return read_bot_program(bot_root)
 
 
 def run_dynamic_checks(

@@ -11,9 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sdk.errors import KitError
 from sdk.rules import VARIANTS
 
-from ..config import ConfigError
+from ..play.config import ConfigError
 from ..programs.sandbox import sandbox_problem
 from ..submission.archive import archive_kind
 from ..submission.metadata import Metadata
@@ -61,7 +62,7 @@ STATIC_CHECKS = (
 _STARTME = ("startme_executable", "startme_shebang", "startme_line_endings")
 
 
-class ValidateUsageError(ValueError):
+class ValidateUsageError(KitError, ValueError):
     """The path to validate is missing or is not a directory or a supported archive."""
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from sdk.actions import Action
+from sdk.errors import KitError
 from sdk.protocol import ProtocolError, decode_action
 from sdk.rules import Rules, RulesError
 
@@ -47,7 +48,7 @@ _CARD = re.compile(r"[2-9TJQKA][cdhs]\Z")
 _RERUN = "re-run the match with this version of the kit to get files it can read"
 
 
-class RunError(ValueError):
+class RunError(KitError, ValueError):
     """A run that cannot be read; the message says which file, where, and what to do."""
 
 

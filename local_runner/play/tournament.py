@@ -9,7 +9,7 @@ deterministic bots gives the same table on any machine and any executor.
 
 Matches are independent jobs (:class:`MatchJob`, run by :func:`play_job`) on any
 :class:`concurrent.futures.Executor`: a local process pool or a Dask cluster
-(:mod:`local_runner.executors`).  Each finished match is appended to
+(:mod:`local_runner.play.executors`).  Each finished match is appended to
 ``OUT/matches.jsonl`` (one JSON line, flushed and fsynced); ``OUT/tournament.json``
 holds the plan, so an interrupted tournament resumes without replaying a
 finished match, and refuses to resume a different tournament.  The rankings
@@ -31,21 +31,21 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from sdk.errors import KitError
 from sdk.rules import Rules, RulesError
 
+from ..engine.faults import FaultKind
+from ..engine.records import PlayerResult
+from ..engine.seating import duplicate_orders
+from ..results.match_stats import MatchStats
+from ..results.match_summary import MatchSummary
+from ..results.standings import Standings, compute_standings
+from ..results.stats import Moments
 from .config import Limits, RunnerSettings, ScrimmageConfig
 from .duplicate import run_duplicate
-from .engine.faults import FaultKind
-from .engine.records import PlayerResult
-from .engine.seating import duplicate_orders
 from .executors import BotBundle, interrupt_requested, job_running
-from .programs.bot_program import BotProgram
-from .programs.spec import BotSpec, UsageError, unique_names
-from .results.match_stats import MatchStats
-from .results.match_summary import MatchSummary
-from .results.standings import Standings, compute_standings
-from .results.stats import Moments
 from .scrimmage import run_scrimmage
+from .spec import BotSpec, UsageError, read_bot_program, unique_names
 
 __all__ = [
     "MATCHES_FILE",
@@ -75,7 +75,7 @@ _PLAN_FORMAT = 1  # heads-up plans, as before 3-seat tables
 _TABLE_PLAN_FORMAT = 2  # plans of a larger table: matches_per_group and table
 
 
-class TournamentError(ValueError):
+class TournamentError(KitError, ValueError):
     """A tournament that cannot start or resume; the message says what to change."""
 
 
@@ -362,7 +362,7 @@ def play_job(job: MatchJob) -> MatchSummary:
     specs = list(job.specs)
     for slot, bundle in enumerate(job.bundles):
         if bundle is not None:
-            program = BotProgram.from_directory(bundle.unpack())
+            program = read_bot_program(bundle.unpack())
             specs[slot] = replace(specs[slot], program=program)
     out_dir = _log_dir(job)
     # Parallel matches keep every core busy: a runner polling for replies would take a

@@ -29,15 +29,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..engine.faults import FaultKind
+from ..engine.records import HandRecord, MatchResult, PlayerResult
+from ..engine.seating import duplicate_orders
+from ..results.logs import SUMMARY_FILE
+from ..results.match_stats import slot_deltas
+from ..results.stats import Moments, Summary, statistics_dict
 from .config import ScrimmageConfig
-from .engine.faults import FaultKind
-from .engine.records import HandRecord, MatchResult, PlayerResult
-from .engine.seating import duplicate_orders
-from .programs.spec import BotSpec, UsageError, unique_names
-from .results.logs import SUMMARY_FILE
-from .results.match_stats import slot_deltas
-from .results.stats import Moments, Summary, statistics_dict
 from .scrimmage import run_scrimmage
+from .spec import BotSpec, UsageError, unique_names
 
 __all__ = [
     "HALF_DIRECTORIES",
@@ -212,9 +212,9 @@ def run_duplicate(
     its own subdirectory (:func:`leg_directories`); ``out_dir/summary.json`` combines
     them.  ``on_hand`` sees every hand of every leg (the record's ``number`` restarts
     at 1 in each).  After Ctrl-C in a leg, the next legs are not played.  ``sandbox``
-    runs bot directories in a sandbox, as :func:`~local_runner.scrimmage.run_scrimmage`
+    runs bot directories in a sandbox, as :func:`~local_runner.play.scrimmage.run_scrimmage`
     does.  A bot that does not start stops the match after that leg, unless
-    ``play_absent`` (see :func:`~local_runner.scrimmage.run_scrimmage`).
+    ``play_absent`` (see :func:`~local_runner.play.scrimmage.run_scrimmage`).
     """
     seats = config.rules.seats
     if len(specs) != seats:

@@ -39,13 +39,14 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from sdk.errors import KitError
 from sdk.gamedef import GameDefError, parse_gamedef
 from sdk.rules import Rules, RulesError
 
 __all__ = ["ConfigError", "Limits", "RunnerSettings", "ScrimmageConfig", "load_config"]
 
 
-class ConfigError(ValueError):
+class ConfigError(KitError, ValueError):
     """A configuration file or flag that cannot be used; the message says what to change."""
 
 

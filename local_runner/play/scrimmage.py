@@ -26,22 +26,22 @@ from typing import Any
 
 from sdk.rules import ENVIRONMENT_VARIABLE, Rules
 
-from .bots.builtin import make_builtin
+from ..bots.builtin import make_builtin
+from ..engine.acpc_seat import AcpcSocketSeat
+from ..engine.faults import FaultKind
+from ..engine.match import Match, MatchSettings
+from ..engine.records import HandRecord, MatchResult
+from ..engine.seat_view import Message
+from ..engine.seats import InProcessSeat, Reply, Seat
+from ..engine.socket_seat import SocketSeat, accept_bot
+from ..programs.bot_program import BotProgram
+from ..programs.interpreter import BotPython, choose_python
+from ..programs.process import BotProcess, BotStartError, ResourceLimits
+from ..programs.sandbox import Sandbox, sandbox_problem
+from ..results.logs import MatchLogWriter
+from ..results.standings import MatchStats
 from .config import ScrimmageConfig
-from .engine.acpc_seat import AcpcSocketSeat
-from .engine.faults import FaultKind
-from .engine.match import Match, MatchSettings
-from .engine.records import HandRecord, MatchResult
-from .engine.seat_view import Message
-from .engine.seats import InProcessSeat, Reply, Seat
-from .engine.socket_seat import SocketSeat, accept_bot
-from .programs.bot_program import BotProgram
-from .programs.interpreter import BotPython, choose_python
-from .programs.process import BotProcess, BotStartError, ResourceLimits
-from .programs.sandbox import Sandbox, sandbox_problem
-from .programs.spec import BotSpec, UsageError, unique_names
-from .results.logs import MatchLogWriter
-from .results.standings import MatchStats
+from .spec import BotSpec, UsageError, unique_names
 
 __all__ = ["BotSpec", "UsageError", "run_scrimmage", "unique_names"]
 

@@ -7,16 +7,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from sdk.errors import KitError
 from sdk.rules import Rules
 
 from ..bots.builtin import BUILTIN_BOTS
 from ..engine.seats import Seat
-from .bot_program import BotDirectoryError, BotProgram
+from ..programs.bot_program import BotDirectoryError, BotProgram
+from ..submission.metadata import declared_profile
 
-__all__ = ["BotSpec", "UsageError", "unique_names"]
+__all__ = ["BotSpec", "UsageError", "read_bot_program", "unique_names"]
 
 
-class UsageError(ValueError):
+class UsageError(KitError, ValueError):
     """A scrimmage that cannot start (a missing bot, a bad name); the message says why."""
 
 
@@ -43,10 +45,23 @@ class BotSpec:
             return BotSpec(name=name, builtin=name)
         path = Path(text)
         try:
-            program = BotProgram.from_directory(path)
+            program = read_bot_program(path)
         except BotDirectoryError as error:
             raise UsageError(str(error)) from None
         return BotSpec(name=program.directory.name or "bot", program=program)
+
+
+def read_bot_program(directory: Path) -> BotProgram:
+    """How to build and run the bot in ``directory``, and the wire it speaks.
+
+    A commands.json without a ``"protocol"`` key speaks the MIT wire, unless the bot's
+    README metadata names the ``acpc`` profile: such a bot speaks the ACPC wire in an ACPC
+    game (``"auto"``).  Raises :class:`BotDirectoryError` as
+    :meth:`BotProgram.from_directory` does.
+    """
+    declared = declared_profile(Path(directory).expanduser())
+    undeclared = "auto" if declared is not None and declared[0] == "acpc" else "mit"
+    return BotProgram.from_directory(directory, undeclared)
 
 
 def unique_names(specs: Sequence[BotSpec]) -> list[str]:

@@ -1,7 +1,7 @@
 """Where tournament matches run: a local process pool, or a Dask cluster.
 
 Both are :class:`concurrent.futures.Executor` objects, so the scheduling code
-(:mod:`local_runner.tournament`) does not care which one it gets.  Workers of a
+(:mod:`local_runner.play.tournament`) does not care which one it gets.  Workers of a
 cluster may not share the client's file system, so bot directories travel in
 the jobs as :class:`BotBundle` archives and are unpacked once per worker.
 """
@@ -27,7 +27,9 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from .install import install_command
+from sdk.errors import KitError
+
+from ..install import install_command
 
 __all__ = [
     "BotBundle",
@@ -42,7 +44,7 @@ __all__ = [
 _SKIPPED = {"__pycache__", ".git", ".hg", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
 
 
-class ExecutorError(RuntimeError):
+class ExecutorError(KitError, RuntimeError):
     """An executor that cannot be opened (no Dask installed, no scheduler); says why."""
 
 
