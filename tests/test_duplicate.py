@@ -14,8 +14,8 @@ from conftest import ROOT, MakeBot
 
 from local_runner.engine.records import HandRecord
 from local_runner.play.config import ScrimmageConfig
-from local_runner.play.duplicate import run_duplicate
 from local_runner.play.scrimmage import BotSpec, run_scrimmage
+from local_runner.play.table import play_table
 from local_runner.results.standings import (
     MatchStats,
     Moments,
@@ -57,10 +57,10 @@ def test_a_deterministic_bot_against_itself_sums_to_exactly_zero(
     tmp_path: Path, variant: str
 ) -> None:
     specs = [BotSpec.parse("builtin:checkcall"), BotSpec.parse("builtin:checkcall")]
-    result = run_duplicate(specs, config(200, variant=variant), tmp_path)
+    result = play_table(specs, config(200, variant=variant), tmp_path, True)
     assert result.names == ("checkcall-1", "checkcall-2")
-    assert result.pairs == 200 and result.hands == 400
-    assert result.pair_deltas(0) == [0] * 200 and result.pair_deltas(1) == [0] * 200
+    assert result.samples == 200 and result.hands_played == 400
+    assert result.moments[0] == result.moments[1] == Moments(200, 0, 0)  # every pair sums to 0
     assert result.bankrolls == (0, 0)
     assert result.player(0, 0).bankroll == -result.player(1, 0).bankroll
     summaries = result.summaries()
@@ -75,11 +75,11 @@ def test_a_deterministic_directory_bot_against_itself_sums_to_zero_over_real_pro
 ) -> None:
     first, second = make_bot("alpha", CALLER), make_bot("beta", CALLER, startme=True)
     out = tmp_path / "out"
-    result = run_duplicate(
-        [BotSpec.parse(str(first)), BotSpec.parse(str(second))], config(150), out
+    result = play_table(
+        [BotSpec.parse(str(first)), BotSpec.parse(str(second))], config(150), out, True
     )
     assert result.bankrolls == (0, 0)
-    assert result.pair_deltas(0) == [0] * 150
+    assert result.moments[0] == Moments(150, 0, 0)  # every pair sums to 0
     assert result.player(0, 0).bankroll == -result.player(1, 0).bankroll != 0
     # Both bots were started twice, once per half, each half with its own logs.
     for half in ("half-1", "half-2"):
@@ -89,7 +89,7 @@ def test_a_deterministic_directory_bot_against_itself_sums_to_zero_over_real_pro
 
 def test_the_second_half_replays_the_cards_with_the_seats_swapped(tmp_path: Path) -> None:
     specs = [BotSpec.parse("builtin:random"), BotSpec.parse("builtin:raise")]
-    run_duplicate(specs, config(60, variant="swap"), tmp_path)
+    play_table(specs, config(60, variant="swap"), tmp_path, True)
     first = hands(tmp_path / "half-1" / "hands.jsonl")
     second = hands(tmp_path / "half-2" / "hands.jsonl")
     assert len(first) == len(second) == 60
@@ -102,7 +102,7 @@ def test_the_second_half_replays_the_cards_with_the_seats_swapped(tmp_path: Path
 
 def test_the_combined_summary_matches_the_logs_and_the_stats_module(tmp_path: Path) -> None:
     specs = [BotSpec.parse("builtin:random"), BotSpec.parse("builtin:raise")]
-    result = run_duplicate(specs, config(300, seed=5), tmp_path)
+    result = play_table(specs, config(300, seed=5), tmp_path, True)
     first = deltas_of(hands(tmp_path / "half-1" / "hands.jsonl"), "random")
     second = deltas_of(hands(tmp_path / "half-2" / "hands.jsonl"), "random")
     expected = summarize_duplicate(first, second, big_blind=2)
@@ -132,7 +132,7 @@ def test_the_observer_sees_every_hand_of_both_halves(tmp_path: Path) -> None:
         seen.append(record.number)
 
     specs = [BotSpec.parse("builtin:random"), BotSpec.parse("builtin:checkcall")]
-    run_duplicate(specs, config(25), tmp_path, on_hand=observe)
+    play_table(specs, config(25), tmp_path, True, on_hand=observe)
     assert seen == list(range(1, 26)) * 2
 
 

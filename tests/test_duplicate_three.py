@@ -19,8 +19,8 @@ from local_runner.bots.builtin import make_builtin
 from local_runner.engine.seating import duplicate_orders, slots_in_seats
 from local_runner.engine.seats import InProcessSeat, Seat
 from local_runner.play.config import ScrimmageConfig
-from local_runner.play.duplicate import LEG_DIRECTORIES, run_duplicate
 from local_runner.play.scrimmage import BotSpec, UsageError
+from local_runner.play.table import LEG_DIRECTORIES, play_table
 from local_runner.results.stats import Moments
 from sdk import Bot
 from sdk.rules import Rules
@@ -94,8 +94,8 @@ def test_the_legs_follow_the_acpc_text() -> None:
 
 def test_the_same_deals_go_to_the_same_seats_in_all_six_legs(tmp_path: Path) -> None:
     specs = [BotSpec.parse(f"builtin:{name}") for name in ("random", "raise", "equity")]
-    result = run_duplicate(specs, config(30), tmp_path)
-    assert result.names == ("random", "raise", "equity") and result.groups == 30
+    result = play_table(specs, config(30), tmp_path, True)
+    assert result.names == ("random", "raise", "equity") and result.samples == 30
     legs = [hands(tmp_path / directory / "hands.jsonl") for directory in LEG_DIRECTORIES]
     assert [len(leg) for leg in legs] == [30] * 6
     held: Counter[tuple[int, int, str]] = Counter()
@@ -116,17 +116,17 @@ def test_the_same_deals_go_to_the_same_seats_in_all_six_legs(tmp_path: Path) -> 
         per_deal = [
             sum(leg[n]["deltas"][leg[n]["players"].index(name)] for leg in legs) for n in range(30)
         ]
-        assert result.group_deltas(bot) == per_deal
+        assert result.moments[bot] == Moments.of(per_deal)
         assert sum(per_deal) == result.bankrolls[bot]
 
 
 def test_a_deterministic_bot_in_every_seat_sums_to_exactly_zero_per_deal(tmp_path: Path) -> None:
     specs = [BotSpec.parse("builtin:checkcall") for _ in range(3)]
-    result = run_duplicate(specs, config(120, seed=4), tmp_path)
+    result = play_table(specs, config(120, seed=4), tmp_path, True)
     assert result.names == ("checkcall-1", "checkcall-2", "checkcall-3")
-    assert result.hands == 720 and result.bankrolls == (0, 0, 0)
+    assert result.hands_played == 720 and result.bankrolls == (0, 0, 0)
     for bot in range(3):
-        assert result.group_deltas(bot) == [0] * 120
+        assert result.moments[bot] == Moments(120, 0, 0)  # every deal sums to 0
     assert any(result.player(0, bot).bankroll != 0 for bot in range(3))  # a leg alone is not
 
 
@@ -158,7 +158,7 @@ def test_every_bot_is_restarted_between_legs(tmp_path: Path) -> None:
 
         return BotSpec(name=name, seat=seat)
 
-    run_duplicate([spec("a"), spec("b"), spec("c")], config(12), tmp_path)
+    play_table([spec("a"), spec("b"), spec("c")], config(12), tmp_path, True)
     assert sorted(made) == ["a", "b", "c"]
     for bots in made.values():
         assert len(bots) == 6 and len({id(bot) for bot in bots}) == 6
@@ -170,9 +170,9 @@ def test_bot_processes_over_sockets_are_restarted_in_every_leg_and_sum_to_zero(
 ) -> None:
     bots = [acpc_bot(make_bot, f"cc{i}", ACPC_CHECKCALL, startme=i == 0) for i in range(3)]
     out = tmp_path / "out"
-    result = run_duplicate([BotSpec.parse(str(bot)) for bot in bots], config(60), out)
-    assert result.groups == 60 and result.bankrolls == (0, 0, 0)
-    assert all(result.group_deltas(bot) == [0] * 60 for bot in range(3))
+    result = play_table([BotSpec.parse(str(bot)) for bot in bots], config(60), out, True)
+    assert result.samples == 60 and result.bankrolls == (0, 0, 0)
+    assert all(result.moments[bot] == Moments(60, 0, 0) for bot in range(3))
     for directory in LEG_DIRECTORIES:
         summary = json.loads((out / directory / "summary.json").read_text())
         assert all(sum(p["faults"].values()) == 0 for p in summary["players"]), summary
@@ -183,7 +183,7 @@ def test_bot_processes_over_sockets_are_restarted_in_every_leg_and_sum_to_zero(
 
 def test_the_summary_gives_each_bot_an_interval_over_deals(tmp_path: Path) -> None:
     specs = [BotSpec.parse(f"builtin:{name}") for name in ("random", "checkcall", "raise")]
-    result = run_duplicate(specs, config(80, seed=9), tmp_path)
+    result = play_table(specs, config(80, seed=9), tmp_path, True)
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary == json.loads(json.dumps(result.to_dict()))
     assert summary["groups"] == 80 and summary["rounds"] == 480
@@ -193,7 +193,7 @@ def test_the_summary_gives_each_bot_an_interval_over_deals(tmp_path: Path) -> No
     stats = summary["statistics"]
     assert stats["sample"] == "deal group"
     for bot, player in enumerate(stats["players"]):
-        expected = Moments.of(result.group_deltas(bot)).summary(config(1).rules.big_blind, 6)
+        expected = result.moments[bot].summary(config(1).rules.big_blind, 6)
         assert player["samples"] == 80 and player["hands"] == 480
         assert player["chips"] == result.bankrolls[bot] == sum(summary["players"][bot]["legs"])
         assert player["mbb_per_hand"]["low"] == pytest.approx(expected.mbb_per_hand.low, abs=1e-4)
@@ -203,9 +203,9 @@ def test_the_summary_gives_each_bot_an_interval_over_deals(tmp_path: Path) -> No
 def test_a_table_short_of_a_bot_is_refused_with_a_sentence(tmp_path: Path) -> None:
     specs = [BotSpec.parse("builtin:random"), BotSpec.parse("builtin:raise")]
     with pytest.raises(UsageError, match="acpc-3pl seats 3 bots, but 2 were given"):
-        run_duplicate(specs, config(10), tmp_path)
+        play_table(specs, config(10), tmp_path, True)
     with pytest.raises(UsageError, match="needs two bots, not 3"):
-        run_duplicate([*specs, specs[0]], ScrimmageConfig(rules=Rules(), seed=1), tmp_path)
+        play_table([*specs, specs[0]], ScrimmageConfig(rules=Rules(), seed=1), tmp_path, True)
 
 
 # -- the command line ---------------------------------------------------------------------

@@ -9,7 +9,8 @@ from conftest import MakeBot
 
 from local_runner.engine.faults import FaultKind
 from local_runner.play.config import RunnerSettings, ScrimmageConfig
-from local_runner.play.scrimmage import BotSpec, run_scrimmage
+from local_runner.play.spec import BotSpec
+from local_runner.play.table import play_table
 from sdk.rules import Rules
 
 CALLER = """
@@ -33,7 +34,7 @@ def scrimmage(
         runner=RunnerSettings(**runner),
     )
     specs = [BotSpec.parse(str(bot)) for bot in bots]
-    result = run_scrimmage(specs, config, out)
+    result = play_table(specs, config, out)
     summary = json.loads((out / "summary.json").read_text())
     assert summary == json.loads(json.dumps(result.to_dict()))
     return summary, out

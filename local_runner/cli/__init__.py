@@ -12,6 +12,10 @@ import signal
 import sys
 from collections.abc import Sequence
 
+from sdk.errors import KitError
+
+from .console import make_console, print_error
+
 __all__ = ["main"]
 
 # Subcommand modules, in the order `pokerbots --help` lists them.
@@ -52,6 +56,9 @@ def _interrupt(signum: int, frame: object) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 failed check, 2 usage error).
 
+    Every kit error (:class:`~sdk.errors.KitError`) that ends a command is printed as its
+    sentence and exits with its ``exit_status``.
+
     SIGTERM is handled like Ctrl-C: bots are stopped and the logs so far are written.
     """
     signal.signal(signal.SIGTERM, _interrupt)
@@ -60,7 +67,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
-    status: int = args.handler(args)
+    try:
+        status: int = args.handler(args)
+    except KitError as error:  # bad input of any kind: its sentence, and its exit status
+        print_error(make_console(stderr=True), str(error))
+        return error.exit_status
     return status
 
 

@@ -12,8 +12,8 @@ import json
 import shutil
 from pathlib import Path
 
-from ..play.duplicate import HALF_DIRECTORIES, LEG_DIRECTORIES
 from ..play.spec import UsageError
+from ..play.table import HALF_DIRECTORIES, LEG_DIRECTORIES
 from ..results.logs import GAMELOG_FILE, HANDS_FILE, SUMMARY_FILE
 from ..results.plots import BANKROLL_PNG
 

@@ -17,17 +17,16 @@ from sdk.rules import VARIANTS
 
 from ..bots.builtin import BUILTIN_BOTS
 from ..engine.faults import FaultKind
-from ..engine.records import HandRecord, MatchResult
-from ..engine.seating import duplicate_orders
-from ..play.config import ConfigError, ScrimmageConfig, load_config
-from ..play.duplicate import DuplicateResult, run_duplicate
-from ..play.scrimmage import run_scrimmage
+from ..engine.records import HandRecord
+from ..play.config import ScrimmageConfig, load_config
 from ..play.spec import BotSpec, UsageError
+from ..play.table import planned_legs, play_table
 from ..programs.interpreter import choose_python
 from ..results.explain import result_notes, start_failure_lines
 from ..results.stats import Summary, ci_sentence, table_verdict
+from ..results.table import TableResult
 from .arguments import non_negative_int, positive_int
-from .console import make_console, print_error, print_warning
+from .console import make_console, print_warning
 from .outputs import prepare_scrimmage_folder
 from .progress import PlainProgress
 from .render import describe_faults, result_table
@@ -140,59 +139,46 @@ def run(args: argparse.Namespace) -> int:
     """Play the scrimmage the arguments describe; 0 when the match completed."""
     console = make_console(stderr=args.json)
     error_console = make_console(stderr=True)
-    try:
-        config = load_config(args.config).with_overrides(
-            variant=args.variant,
-            rounds=args.rounds,
-            seed=args.seed,
-            python=args.python,
-            game=args.game,
+    config = load_config(args.config).with_overrides(
+        variant=args.variant,
+        rounds=args.rounds,
+        seed=args.seed,
+        python=args.python,
+        game=args.game,
+    )
+    seats = config.rules.seats
+    texts = _bot_texts(list(args.bots), seats, args.duplicate)
+    specs = [BotSpec.parse(text) for text in texts]
+    out_dir = args.out or Path("runs") / time.strftime("scrimmage-%Y%m%d-%H%M%S")
+    cleared = prepare_scrimmage_folder(out_dir)
+    if cleared:
+        console.print(
+            f"Removed the previous scrimmage's files from {out_dir}: {', '.join(cleared)}."
         )
-        seats = config.rules.seats
-        texts = _bot_texts(list(args.bots), seats, args.duplicate)
-        specs = [BotSpec.parse(text) for text in texts]
-        out_dir = args.out or Path("runs") / time.strftime("scrimmage-%Y%m%d-%H%M%S")
-        cleared = prepare_scrimmage_folder(out_dir)
-        if cleared:
-            console.print(
-                f"Removed the previous scrimmage's files from {out_dir}: {', '.join(cleared)}."
-            )
-        show = not args.json
-        if args.duplicate:
-            duplicate = _play_duplicate(specs, config, out_dir, console, show, args.sandbox)
-            summary, interrupted = duplicate.to_dict(), duplicate.interrupted
-            hands = duplicate.hands
-        else:
-            result = _play(specs, config, out_dir, console, show, args.sandbox)
-            summary, interrupted, hands = result.to_dict(), result.interrupted, result.hands_played
-    except (UsageError, ConfigError) as error:
-        print_error(error_console, str(error))
-        return 2
-    halves = duplicate.legs if args.duplicate else (result,)
-    directories = [out_dir / d for d in duplicate.directories] if args.duplicate else [out_dir]
-    if any(half.not_started for half in halves):
+    show = not args.json
+    table = _play(specs, config, out_dir, console, show, args.sandbox, args.duplicate)
+    if table.not_started:
         # A bot that cannot start gets no match: say why, with the end of its log.
         python = choose_python(config.runner.python)
-        for half, directory in zip(halves, directories, strict=False):
-            for line in start_failure_lines(half, directory, python):
+        for leg, directory in zip(table.legs, table.directories, strict=False):
+            for line in start_failure_lines(leg, out_dir / directory, python):
                 error_console.print(line, markup=False, highlight=False)
         if args.json:
-            print(json.dumps(summary, indent=2))
+            print(json.dumps(table.to_dict(), indent=2))
         return NOT_STARTED
     if args.json:
-        print(json.dumps(summary, indent=2))
-    elif args.duplicate:
-        _report_duplicate(console, duplicate, out_dir)
+        print(json.dumps(table.to_dict(), indent=2))
     else:
-        _report(console, result, out_dir)
-    if not args.json:
-        for half in halves:
-            for line in result_notes(half):
+        _report(console, table, out_dir)
+        for leg in table.legs:
+            for line in result_notes(leg):
                 console.print(line, markup=False, highlight=False, soft_wrap=True)
     if args.plot:
         _plot(out_dir, console, error_console)
-    if interrupted:
-        error_console.print(f"Interrupted: {hands} hands were played; their logs are in {out_dir}.")
+    if table.interrupted:
+        error_console.print(
+            f"Interrupted: {table.hands_played} hands were played; their logs are in {out_dir}."
+        )
         return 130
     return 0
 
@@ -249,25 +235,13 @@ def _play(
     out_dir: Path,
     console: Console,
     show_progress: bool,
-    sandbox: bool = False,
-) -> MatchResult:
-    description = " vs ".join(spec.name for spec in specs)
-    with _progress(console, show_progress, description, config.rules.num_rounds) as advance:
-        return run_scrimmage(specs, config, out_dir, on_hand=advance, sandbox=sandbox)
-
-
-def _play_duplicate(
-    specs: list[BotSpec],
-    config: ScrimmageConfig,
-    out_dir: Path,
-    console: Console,
-    show_progress: bool,
-    sandbox: bool = False,
-) -> DuplicateResult:
-    description = " vs ".join(spec.name for spec in specs) + ", duplicate"
-    legs = len(duplicate_orders(config.rules.seats)) if config.rules.seats <= 3 else 1
-    with _progress(console, show_progress, description, legs * config.rules.num_rounds) as advance:
-        return run_duplicate(specs, config, out_dir, on_hand=advance, sandbox=sandbox)
+    sandbox: bool,
+    duplicate: bool,
+) -> TableResult:
+    description = " vs ".join(spec.name for spec in specs) + (", duplicate" if duplicate else "")
+    total = planned_legs(config.rules.seats, duplicate) * config.rules.num_rounds
+    with _progress(console, show_progress, description, total) as advance:
+        return play_table(specs, config, out_dir, duplicate, on_hand=advance, sandbox=sandbox)
 
 
 def _verdict_lines(
@@ -288,28 +262,15 @@ def _verdict_lines(
 _SEE_THE_LOG = (FaultKind.CRASH, FaultKind.BOT_ERROR)
 
 
-def _report(console: Console, result: MatchResult, out_dir: Path) -> None:
-    console.print(result_table(result))
-    names = [player.name for player in result.players]
-    for line in _verdict_lines(names, result.summaries):
-        console.print(line)
-    for line in describe_faults(result):
-        console.print(line)
-    for player in result.players:
-        if any(player.fault_counts.get(kind) for kind in _SEE_THE_LOG):
-            console.print(f"What {player.name} printed is in {out_dir / (player.name + '.log')}")
-    console.print(f"Logs: {out_dir}/ (gamelog.txt, hands.jsonl, summary.json)")
-
-
-def _pair_table(duplicate: DuplicateResult) -> Table:
+def _pair_table(duplicate: TableResult) -> Table:
     """Each bot's chips (per half, heads-up) and over the deals, with mbb/hand and its interval."""
     first = duplicate.legs[0]
     legs = len(duplicate.orders)
-    if duplicate.heads_up:
-        title = f"{first.rules.variant} · duplicate · {duplicate.pairs} hand pairs"
+    if heads_up(duplicate):
+        title = f"{first.rules.variant} · duplicate · {duplicate.samples} hand pairs"
         columns = ["half 1", "half 2"]
     else:  # six legs would not fit a terminal's width: they have their own table
-        title = f"{first.rules.variant} · duplicate · {duplicate.groups} deals in {legs} seatings"
+        title = f"{first.rules.variant} · duplicate · {duplicate.samples} deals in {legs} seatings"
         columns = []
     table = Table(title=f"{title} · seed {first.seed}", title_justify="left")
     table.add_column("bot")
@@ -328,7 +289,7 @@ def _pair_table(duplicate: DuplicateResult) -> Table:
     return table
 
 
-def _legs_table(duplicate: DuplicateResult) -> Table:
+def _legs_table(duplicate: TableResult) -> Table:
     """Three-handed: each leg's seating (button first, in its first hand) and chips."""
     table = Table(title="Legs: the same deals in every seating", title_justify="left")
     table.add_column("leg")
@@ -341,24 +302,48 @@ def _legs_table(duplicate: DuplicateResult) -> Table:
     return table
 
 
-def _report_duplicate(console: Console, duplicate: DuplicateResult, out_dir: Path) -> None:
-    for directory, leg in zip(duplicate.directories, duplicate.legs, strict=False):
-        if duplicate.heads_up:  # two halves: each one's table (three-handed: the legs table)
-            table = result_table(leg)
-            table.title = f"{directory}: {table.title}"
-            console.print(table)
-        for line in describe_faults(leg):
-            console.print(line if duplicate.heads_up else f"{directory}: {line}")
-    if not duplicate.heads_up:
-        console.print(_legs_table(duplicate))
-    console.print(_pair_table(duplicate))
-    samples = None if duplicate.heads_up else f"deals of {len(duplicate.orders)} hands"
-    for line in _verdict_lines(duplicate.names, duplicate.summaries(), True, samples):
-        console.print(line)
-    if duplicate.heads_up:
-        console.print(f"Logs: {out_dir}/ (summary.json; each half's logs in half-1/ and half-2/)")
-    else:
+_AND_TO = {True: "and", False: "to"}  # "half-1/ and half-2/", "leg-1/ to leg-6/"
+
+
+def heads_up(table: TableResult) -> bool:
+    """Whether two bots played (a duplicate's legs are then two halves)."""
+    return len(table.names) == 2
+
+
+def _report(console: Console, table: TableResult, out_dir: Path) -> None:
+    """The result for people: each leg's table (three-handed duplicates: one legs table),
+    the faults, the bots' intervals and the verdict."""
+    for directory, leg in zip(table.directories, table.legs, strict=False):
+        if heads_up(table) or not table.duplicate:
+            leg_table = result_table(leg)
+            if directory:
+                leg_table.title = f"{directory}: {leg_table.title}"
+            console.print(leg_table)
+        else:
+            for line in describe_faults(leg):
+                console.print(f"{directory}: {line}")
+        if table.duplicate and heads_up(table):
+            for line in describe_faults(leg):
+                console.print(line)
+    if table.duplicate:
+        if not heads_up(table):
+            console.print(_legs_table(table))
+        console.print(_pair_table(table))
+        samples = None if heads_up(table) else f"deals of {len(table.orders)} hands"
+        for line in _verdict_lines(table.names, table.summaries(), True, samples):
+            console.print(line)
+        first, last = table.directories[0], table.directories[-1]
+        legs = "each half's logs in" if heads_up(table) else "each leg's logs in"
         console.print(
-            f"Logs: {out_dir}/ (summary.json; each leg's logs in {duplicate.directories[0]}/ to "
-            f"{duplicate.directories[-1]}/)"
+            f"Logs: {out_dir}/ (summary.json; {legs} {first}/ {_AND_TO[heads_up(table)]} {last}/)"
         )
+        return
+    (leg,) = table.legs
+    for line in _verdict_lines(table.names, table.summaries()):
+        console.print(line)
+    for line in describe_faults(leg):
+        console.print(line)
+    for player in leg.players:
+        if any(player.fault_counts.get(kind) for kind in _SEE_THE_LOG):
+            console.print(f"What {player.name} printed is in {out_dir / (player.name + '.log')}")
+    console.print(f"Logs: {out_dir}/ (gamelog.txt, hands.jsonl, summary.json)")

@@ -14,7 +14,6 @@ from sdk.actions import Action
 from sdk.rules import Rules
 from sdk.states import RoundState
 
-from ..results.stats import Summary, statistics_dict
 from .faults import Fault, FaultKind
 
 __all__ = [
@@ -162,8 +161,6 @@ class MatchResult:
     players: tuple[PlayerResult, ...]
     interrupted: bool = False
     wall_seconds: float = 0.0
-    summaries: tuple[Summary, ...] | None = None
-    """Each player's chips and mbb/hand with confidence intervals (None before any hand)."""
 
     @property
     def not_started(self) -> list[PlayerResult]:
@@ -171,7 +168,7 @@ class MatchResult:
         return [player for player in self.players if player.start_failure is not None]
 
     def to_dict(self) -> dict[str, Any]:
-        """The content of ``summary.json``."""
+        """The match's part of ``summary.json`` (the statistics are the table's)."""
         return {
             "variant": self.rules.variant,
             "rules": self.rules.to_dict(),
@@ -181,7 +178,4 @@ class MatchResult:
             "interrupted": self.interrupted,
             "wall_seconds": round(self.wall_seconds, 3),
             "players": [player.to_dict() for player in self.players],
-            "statistics": None
-            if self.summaries is None
-            else statistics_dict([player.name for player in self.players], self.summaries),
         }

@@ -39,7 +39,8 @@ from ..programs.interpreter import BotPython, choose_python
 from ..programs.process import BotProcess, BotStartError, ResourceLimits
 from ..programs.sandbox import Sandbox, sandbox_problem
 from ..results.logs import MatchLogWriter
-from ..results.standings import MatchStats
+from ..results.match_stats import MatchStats
+from ..results.stats import statistics_dict
 from .config import ScrimmageConfig
 from .spec import BotSpec, UsageError, unique_names
 
@@ -93,14 +94,15 @@ def run_scrimmage(
     when the match is played with that bot's every decision made by default (a tournament's
     forfeit).
 
-    Returns the result, with each player's confidence intervals in
-    ``result.summaries``; ``result.interrupted`` is True after Ctrl-C.  Bot
+    This plays one leg of a table (:func:`~local_runner.play.table.play_table` plays a
+    whole table and says what it means).  Returns the leg's result, players in the order
+    given; ``result.interrupted`` is True after Ctrl-C.  Bot
     faults never raise: they are recorded in the result and the logs.
     ``record_reply_times`` keeps each decision's time in the player results.
     ``sandbox`` runs each directory bot in a bubblewrap sandbox; it raises
     :class:`UsageError` (saying how to install bubblewrap) where that is not possible.
-    ``stats`` collects the per-hand moments behind ``result.summaries``; pass one to keep
-    them (a tournament merges them across matches).
+    ``stats`` collects the per-hand moments behind the intervals of ``summary.json``; pass
+    one to keep them.
     """
     seats = config.rules.seats
     if len(specs) != seats:
@@ -172,8 +174,10 @@ def run_scrimmage(
             interrupts.start()  # from here on Ctrl-C must not stop the cleanup half-way
             table.stop_bots(match)
             result = match.result(result.wall_seconds)
-            result.summaries = moments.summaries(config.rules.big_blind)
-            writer.close(result)
+            summaries = moments.summaries(config.rules.big_blind)
+            names = [player.name for player in result.players]
+            statistics = None if summaries is None else statistics_dict(names, summaries)
+            writer.close(result, {"statistics": statistics})
     finally:
         interrupts.end()
     return result

@@ -35,17 +35,14 @@ from sdk.errors import KitError
 from sdk.rules import Rules, RulesError
 
 from ..engine.faults import FaultKind
-from ..engine.records import PlayerResult
 from ..engine.seating import duplicate_orders
-from ..results.match_stats import MatchStats
 from ..results.match_summary import MatchSummary
 from ..results.standings import Standings, compute_standings
 from ..results.stats import Moments
 from .config import Limits, RunnerSettings, ScrimmageConfig
-from .duplicate import run_duplicate
 from .executors import BotBundle, interrupt_requested, job_running
-from .scrimmage import run_scrimmage
 from .spec import BotSpec, UsageError, read_bot_program, unique_names
+from .table import play_table
 
 __all__ = [
     "MATCHES_FILE",
@@ -315,18 +312,9 @@ class MatchJob:
     bundles: tuple[BotBundle | None, ...] = (None, None)
 
 
-def _faults(results: Sequence[PlayerResult]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for result in results:
-        for kind, count in result.fault_counts.items():
-            if count:
-                counts[kind.value] = counts.get(kind.value, 0) + count
-    return {kind.value: counts[kind.value] for kind in FaultKind if kind.value in counts}
-
-
-def _forfeit(results: Sequence[PlayerResult]) -> str | None:
-    """Why a bot forfeited its match (the first leg's reason), or None if it played."""
-    return next((r.start_failure for r in results if r.start_failure is not None), None)
+def _faults(counts: dict[FaultKind, int]) -> dict[str, int]:
+    """A bot's fault counts as ``matches.jsonl`` keeps them: by name, in the kinds' order."""
+    return {kind.value: counts[kind] for kind in FaultKind if kind in counts}
 
 
 def _log_dir(job: MatchJob) -> Path:
@@ -370,34 +358,21 @@ def play_job(job: MatchJob) -> MatchSummary:
     config = replace(job.config, runner=replace(job.config.runner, spin_wait=0.0))
     job = replace(job, config=config)
     with job_running():
-        if job.duplicate:
-            duplicate = run_duplicate(specs, job.config, out_dir, play_absent=True)
-            legs = duplicate.legs
-            moments = tuple(duplicate.moments(bot) for bot in players)
-            chips, hands, interrupted = duplicate.bankrolls, duplicate.hands, duplicate.interrupted
-            results = [[duplicate.player(leg, bot) for leg in range(len(legs))] for bot in players]
-        else:
-            stats = MatchStats(len(names))
-            result = run_scrimmage(specs, job.config, out_dir, stats=stats, play_absent=True)
-            legs = (result,)
-            moments = stats.players
-            chips = tuple(player.bankroll for player in result.players)
-            hands, interrupted = result.hands_played, result.interrupted
-            results = [[player] for player in result.players]
+        table = play_table(specs, job.config, out_dir, job.duplicate, play_absent=True)
     return MatchSummary(
         match_id=job.match_id,
         players=names,
         seed=job.config.seed,
         duplicate=job.duplicate,
-        chips=chips,
-        hands=hands,
-        moments=moments,
-        faults=tuple(_faults(mine) for mine in results),
-        wall_seconds=sum(leg.wall_seconds for leg in legs),
-        interrupted=interrupted,
+        chips=table.bankrolls,
+        hands=table.hands_played,
+        moments=table.moments,
+        faults=tuple(_faults(table.fault_counts(bot)) for bot in players),
+        wall_seconds=table.wall_seconds,
+        interrupted=table.interrupted,
         log_dir=str(out_dir),
         host=socket.gethostname(),
-        forfeits=tuple(_forfeit(mine) for mine in results),
+        forfeits=tuple(table.forfeit(bot) for bot in players),
     )
 
 
