@@ -37,8 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from local_runner.play.config import ScrimmageConfig  # noqa: E402
-from local_runner.play.scrimmage import BotSpec, run_scrimmage  # noqa: E402
+from local_runner.tables.config import ScrimmageConfig  # noqa: E402
+from local_runner.tables.scrimmage import BotSpec, run_scrimmage  # noqa: E402
 from sdk.rules import Rules  # noqa: E402
 
 GAME = "holdem.limit.3p.game"

@@ -27,8 +27,8 @@ from pathlib import Path
 from local_runner.bots.builtin import make_builtin
 from local_runner.engine.match import Match
 from local_runner.engine.seats import InProcessSeat
-from local_runner.play.config import ScrimmageConfig
-from local_runner.play.scrimmage import BotSpec, run_scrimmage
+from local_runner.tables.config import ScrimmageConfig
+from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import VARIANTS, Rules
 
 HERE = Path(__file__).resolve().parent
@@ -58,8 +58,8 @@ def over_sockets(variant: str, bot: str, hands: int) -> float:
 _MEMORY_PROBE = """
 import resource, sys, tempfile
 from pathlib import Path
-from local_runner.play.config import ScrimmageConfig
-from local_runner.play.scrimmage import BotSpec, run_scrimmage
+from local_runner.tables.config import ScrimmageConfig
+from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import Rules
 rules = Rules().replace(num_rounds=int(sys.argv[1]))
 specs = [BotSpec.parse("builtin:random"), BotSpec.parse("builtin:random")]

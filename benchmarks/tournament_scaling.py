@@ -31,9 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from local_runner.play.config import ScrimmageConfig
-from local_runner.play.executors import local_pool
-from local_runner.play.tournament import plan_tournament, run_tournament
+from local_runner.tables.config import ScrimmageConfig
+from local_runner.tables.executors import local_pool
+from local_runner.tables.tournament import plan_tournament, run_tournament
 from sdk.rules import Rules
 
 BOTS = Path(__file__).resolve().parent / "bots"

@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from local_runner.play.config import ScrimmageConfig
-from local_runner.play.scrimmage import BotSpec, run_scrimmage
+from local_runner.tables.config import ScrimmageConfig
+from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from local_runner.view.acpc import write_acpc_log
 from local_runner.view.phh import write_phhs
 from local_runner.view.replay import HandFilter, plain_replay, select_hands

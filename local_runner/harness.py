@@ -43,8 +43,10 @@ from sdk.states import GameState, RoundState, TerminalState
 
 from .bots.builtin import BUILTIN_BOTS, make_builtin
 from .engine.match import Match
-from .engine.records import HandRecord, MatchResult
+from .engine.records import HandRecord
 from .engine.seats import InProcessSeat
+from .results.match_stats import MatchStats, slot_deltas
+from .results.table import BankrollCurve, TableResult
 
 __all__ = ["HarnessError", "decide", "play", "spot"]
 
@@ -131,8 +133,12 @@ def play(
     *,
     raise_errors: bool = True,
     on_hand: Callable[[HandRecord], None] | None = None,
-) -> MatchResult:
+) -> TableResult:
     """Play ``rounds`` hands of ``bot`` against ``opponent`` in this process; return the result.
+
+    The result is a single match's :class:`~local_runner.results.table.TableResult`: each
+    bot's chips, ``summaries()`` with their confidence intervals, ``verdict()``, and in a
+    notebook a table and a chart.
 
     ``opponent`` is a built-in bot's name (``"checkcall"``, ``"random"``, ``"raise"``,
     optionally written ``"builtin:random"``) or another :class:`~sdk.bot.Bot` object.
@@ -175,15 +181,25 @@ def play(
         for name, player in zip(names, watched, strict=True)
     ]
 
+    stats = MatchStats(len(seats))
+    curve = BankrollCurve(len(seats))
+
     def observe(record: HandRecord) -> None:
         if raise_errors:
             for player in watched:
                 if player.error is not None:
                     raise player.error
+        deltas = slot_deltas(record)
+        stats(record)
+        curve.add(deltas)
         if on_hand is not None:
             on_hand(record)
 
-    return Match(seats, match_rules, seed, on_hand=observe).play()
+    result = Match(seats, match_rules, seed, on_hand=observe).play()
+    order = tuple(range(len(seats)))
+    return TableResult(
+        tuple(names), (result,), (order,), stats.players, result.interrupted, curve=curve
+    )
 
 
 def _cards(what: str, cards: Sequence[str]) -> Cards:

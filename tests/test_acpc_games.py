@@ -11,7 +11,7 @@ import pytest
 
 from local_runner.bots.builtin import make_builtin
 from local_runner.harness import play
-from local_runner.play.config import ConfigError, load_config
+from local_runner.tables.config import ConfigError, load_config
 from sdk.gamedef import GameDefError, parse_gamedef
 from sdk.rules import PRESETS, VARIANTS, Rules, RulesError
 

@@ -24,9 +24,9 @@ from acpc_checks import STALE_ECHO
 from conftest import MakeBot
 
 from local_runner.engine.faults import FaultKind
-from local_runner.play.config import ScrimmageConfig
-from local_runner.play.scrimmage import BotSpec, run_scrimmage
 from local_runner.programs.bot_program import BotDirectoryError, BotProgram
+from local_runner.tables.config import ScrimmageConfig
+from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import Rules
 
 ACPC_BOT = """
@@ -156,7 +156,7 @@ def test_an_mit_wire_bot_plays_an_acpc_game_where_the_board_runs_out(
 def test_an_acpc_wire_bot_is_refused_in_a_game_the_acpc_wire_cannot_carry(
     make_bot: MakeBot, tmp_path: Path
 ) -> None:
-    from local_runner.play.scrimmage import UsageError
+    from local_runner.tables.scrimmage import UsageError
 
     bot = acpc_bot(make_bot, "acpcbot", ACPC_BOT, startme=False)  # "protocol": "acpc"
     rules = Rules.for_variant("auction").replace(num_rounds=5)

@@ -23,8 +23,8 @@ from test_acpc_seat import ACPC_BOT, acpc_bot
 
 from local_runner.engine.acpc_seat import AcpcSocketSeat
 from local_runner.engine.seat_view import Message
-from local_runner.play.config import ScrimmageConfig
-from local_runner.play.scrimmage import BotSpec, run_scrimmage
+from local_runner.tables.config import ScrimmageConfig
+from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import Rules
 
 MIT_RANDOM = """

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from local_runner.play.config import ConfigError, load_config
+from local_runner.tables.config import ConfigError, load_config
 from sdk.rules import BountyRules, SwapRules
 
 

@@ -13,9 +13,6 @@ import pytest
 from conftest import ROOT, MakeBot
 
 from local_runner.engine.records import HandRecord
-from local_runner.play.config import ScrimmageConfig
-from local_runner.play.scrimmage import BotSpec, run_scrimmage
-from local_runner.play.table import play_table
 from local_runner.results.standings import (
     MatchStats,
     Moments,
@@ -24,6 +21,9 @@ from local_runner.results.standings import (
     statistics_dict,
 )
 from local_runner.results.stats import mean_ci, summarize, summarize_duplicate
+from local_runner.tables.config import ScrimmageConfig
+from local_runner.tables.scrimmage import BotSpec, run_scrimmage
+from local_runner.tables.table import play_table
 from sdk.rules import Rules
 
 CALLER = """

@@ -18,10 +18,10 @@ from test_acpc_seat import acpc_bot
 from local_runner.bots.builtin import make_builtin
 from local_runner.engine.seating import duplicate_orders, slots_in_seats
 from local_runner.engine.seats import InProcessSeat, Seat
-from local_runner.play.config import ScrimmageConfig
-from local_runner.play.scrimmage import BotSpec, UsageError
-from local_runner.play.table import LEG_DIRECTORIES, play_table
 from local_runner.results.stats import Moments
+from local_runner.tables.config import ScrimmageConfig
+from local_runner.tables.scrimmage import BotSpec, UsageError
+from local_runner.tables.table import LEG_DIRECTORIES, play_table
 from sdk import Bot
 from sdk.rules import Rules
 

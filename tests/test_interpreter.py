@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from local_runner.play.config import ConfigError, ScrimmageConfig, load_config
-from local_runner.play.scrimmage import BotSpec, run_scrimmage
 from local_runner.programs.interpreter import InterpreterError, choose_python
+from local_runner.tables.config import ConfigError, ScrimmageConfig, load_config
+from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from sdk.errors import KitError
 from sdk.rules import Rules
 

@@ -20,8 +20,8 @@ from types import ModuleType
 
 import pytest
 
-from local_runner.play.config import ScrimmageConfig
-from local_runner.play.scrimmage import BotSpec, run_scrimmage
+from local_runner.tables.config import ScrimmageConfig
+from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import Rules
 
 CLIENT = Path(__file__).resolve().parent / "mit_client" / "player.py"

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from local_runner.play.config import ScrimmageConfig
-from local_runner.play.scrimmage import BotSpec, run_scrimmage, speaks_acpc
 from local_runner.programs.bot_program import BotProgram
 from local_runner.submission.metadata import parse_readme, render_readme
 from local_runner.submission.new import NewBotError, create_bot, readme_answers, refresh_bot
+from local_runner.tables.config import ScrimmageConfig
+from local_runner.tables.scrimmage import BotSpec, run_scrimmage, speaks_acpc
 from sdk.rules import Rules
 
 GAMES = ROOT / "tests" / "acpc_games"
@@ -169,7 +169,7 @@ def test_the_command_line_makes_a_bot_of_a_game_file(tmp_path: Path) -> None:
 def test_an_acpc_bot_is_refused_in_an_mit_game_with_a_sentence(
     acpc_bots: dict[str, Path], tmp_path: Path
 ) -> None:
-    from local_runner.play.scrimmage import UsageError
+    from local_runner.tables.scrimmage import UsageError
 
     specs = [BotSpec.parse(str(acpc_bots["acpc-2pn"])), BotSpec.parse("builtin:chump")]
     rules = Rules.for_variant("nlhe").replace(num_rounds=5)

@@ -25,8 +25,8 @@ from local_runner.engine.faults import FaultKind
 from local_runner.engine.match import Match, MatchSettings
 from local_runner.engine.seats import InProcessSeat, Reply, Seat
 from local_runner.engine.socket_seat import SocketSeat
-from local_runner.play.config import RunnerSettings, ScrimmageConfig
-from local_runner.play.scrimmage import BotSpec, run_scrimmage
+from local_runner.tables.config import RunnerSettings, ScrimmageConfig
+from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from sdk.protocol import Clause
 from sdk.rules import MIT_VARIANTS, Rules
 

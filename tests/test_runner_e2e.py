@@ -8,9 +8,9 @@ from pathlib import Path
 from conftest import MakeBot
 
 from local_runner.engine.faults import FaultKind
-from local_runner.play.config import RunnerSettings, ScrimmageConfig
-from local_runner.play.spec import BotSpec
-from local_runner.play.table import play_table
+from local_runner.tables.config import RunnerSettings, ScrimmageConfig
+from local_runner.tables.spec import BotSpec
+from local_runner.tables.table import play_table
 from sdk.rules import Rules
 
 CALLER = """

@@ -23,10 +23,10 @@ import pytest
 from test_hostile import MARK, ROOT, copy_bot, interrupt_scrimmage, leftovers
 
 from local_runner.engine.records import MatchResult
-from local_runner.play.config import Limits, RunnerSettings, ScrimmageConfig
-from local_runner.play.scrimmage import BotSpec, UsageError, run_scrimmage
 from local_runner.programs import sandbox as sandbox_module
 from local_runner.programs.sandbox import Sandbox, SandboxUnavailable, sandbox_problem
+from local_runner.tables.config import Limits, RunnerSettings, ScrimmageConfig
+from local_runner.tables.scrimmage import BotSpec, UsageError, run_scrimmage
 from sdk.rules import Rules
 
 needs_bwrap = pytest.mark.skipif(

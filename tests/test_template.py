@@ -28,8 +28,6 @@ from conftest import ROOT
 
 import sdk
 from local_runner.cli import main as cli_main
-from local_runner.play.config import ScrimmageConfig
-from local_runner.play.scrimmage import BotSpec, run_scrimmage
 from local_runner.programs.bot_program import BotProgram
 from local_runner.submission.metadata import Metadata, Person, parse_readme, render_readme
 from local_runner.submission.new import (
@@ -40,6 +38,8 @@ from local_runner.submission.new import (
     template_directory,
 )
 from local_runner.submission.vendor import check_vendored_sdk, sdk_files, sdk_source
+from local_runner.tables.config import ScrimmageConfig
+from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import Rules
 
 AWKWARD = {

@@ -329,8 +329,8 @@ def test_the_reference_bots_keep_the_two_cards_with_the_best_equity(
 
 
 def test_a_toss_run_replays_with_its_discards_and_street_names(tmp_path: Path) -> None:
-    from local_runner.play.config import ScrimmageConfig
-    from local_runner.play.scrimmage import BotSpec, run_scrimmage
+    from local_runner.tables.config import ScrimmageConfig
+    from local_runner.tables.scrimmage import BotSpec, run_scrimmage
     from local_runner.view.replay import hand_lines
     from local_runner.view.report import match_data
     from local_runner.view.runlog import open_run

@@ -17,9 +17,11 @@ from typing import Any
 import pytest
 from conftest import ROOT, MakeBot
 
-from local_runner.play.config import ScrimmageConfig
-from local_runner.play.executors import BotBundle, local_pool
-from local_runner.play.tournament import (
+from local_runner.results.rankings import bankroll_ranking
+from local_runner.results.standings import Moments
+from local_runner.tables.config import ScrimmageConfig
+from local_runner.tables.executors import BotBundle, local_pool
+from local_runner.tables.tournament import (
     MATCHES_FILE,
     PLAN_FILE,
     RESULTS_FILE,
@@ -31,8 +33,6 @@ from local_runner.play.tournament import (
     play_job,
     run_tournament,
 )
-from local_runner.results.rankings import bankroll_ranking
-from local_runner.results.standings import Moments
 from sdk.rules import Rules
 
 BUILTINS = ["builtin:random", "builtin:raise", "builtin:checkcall"]

@@ -16,10 +16,13 @@ from test_acpc_seat import acpc_bot
 from test_duplicate_three import ACPC_CHECKCALL
 
 from local_runner.engine.seating import duplicate_orders
-from local_runner.play.config import ScrimmageConfig
-from local_runner.play.executors import local_pool
-from local_runner.play.scrimmage import UsageError
-from local_runner.play.tournament import (
+from local_runner.results.match_summary import MatchSummary
+from local_runner.results.rankings import bankroll_ranking, instant_runoff_ranking
+from local_runner.results.stats import Moments
+from local_runner.tables.config import ScrimmageConfig
+from local_runner.tables.executors import local_pool
+from local_runner.tables.scrimmage import UsageError
+from local_runner.tables.tournament import (
     MATCHES_FILE,
     PLAN_FILE,
     RESULTS_FILE,
@@ -29,9 +32,6 @@ from local_runner.play.tournament import (
     plan_tournament,
     run_tournament,
 )
-from local_runner.results.match_summary import MatchSummary
-from local_runner.results.rankings import bankroll_ranking, instant_runoff_ranking
-from local_runner.results.stats import Moments
 from sdk.rules import Rules
 
 FOUR = ["builtin:random", "builtin:raise", "builtin:checkcall", "builtin:equity"]

@@ -22,8 +22,8 @@ import pytest
 from acpc_checks import STALE_ECHO
 from conftest import ROOT, MakeBot
 
-from local_runner.play.config import ConfigError
 from local_runner.submission.metadata import Metadata, Person, render_readme
+from local_runner.tables.config import ConfigError
 from local_runner.validate import ValidateOptions, validate
 from local_runner.validate.acpc_matches import ACPC_CHECKS, acpc_game, describe_rules, match_plan
 from local_runner.validate.profiles import detect_profile

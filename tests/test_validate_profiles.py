@@ -28,11 +28,11 @@ from test_validate import (
 from local_runner.cli import build_parser
 from local_runner.cli.validate import options_from_args
 from local_runner.engine.faults import FaultKind
-from local_runner.play.config import RunnerSettings, ScrimmageConfig
-from local_runner.play.scrimmage import BotSpec, run_scrimmage
 from local_runner.submission.archive import ArchiveReport
 from local_runner.submission.new import create_bot
 from local_runner.submission.package import find_junk, package_bot
+from local_runner.tables.config import RunnerSettings, ScrimmageConfig
+from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from local_runner.validate import Status, ValidateOptions, validate
 from local_runner.validate.competition import check_submission_format
 from local_runner.validate.dynamic import build_errors, smoke_config

@@ -12,8 +12,8 @@ import pytest
 from conftest import ROOT
 
 from local_runner.engine.seats import InProcessSeat
-from local_runner.play.config import ScrimmageConfig
-from local_runner.play.scrimmage import BotSpec, run_scrimmage
+from local_runner.tables.config import ScrimmageConfig
+from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from local_runner.view.acpc import write_acpc_log
 from local_runner.view.phh import write_phhs
 from local_runner.view.replay import HandFilter, Replayer, hand_lines, select_hands

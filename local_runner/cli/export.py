@@ -62,13 +62,7 @@ def export_run(run_dir: Path, fmt: str, out_dir: Path) -> tuple[Path, int]:
 def run(args: argparse.Namespace) -> int:
     """Export the run; 0 when written, 2 when the run cannot be read or converted."""
     console = Console(soft_wrap=True, highlight=False)
-    try:
-        path, count = export_run(args.run_dir, args.format, args.out or args.run_dir)
-    except RunError as error:
-        Console(stderr=True, soft_wrap=True).print(
-            f"[bold red]error:[/] {escape(str(error))}", highlight=False
-        )
-        return 2
+    path, count = export_run(args.run_dir, args.format, args.out or args.run_dir)
     console.print(f"Wrote {count} hands to {escape(str(path))}")
     return 0
 

@@ -12,10 +12,10 @@ import json
 import shutil
 from pathlib import Path
 
-from ..play.spec import UsageError
-from ..play.table import HALF_DIRECTORIES, LEG_DIRECTORIES
 from ..results.logs import GAMELOG_FILE, HANDS_FILE, SUMMARY_FILE
 from ..results.plots import BANKROLL_PNG
+from ..tables.spec import UsageError
+from ..tables.table import HALF_DIRECTORIES, LEG_DIRECTORIES
 
 __all__ = ["kit_files", "prepare_scrimmage_folder"]
 

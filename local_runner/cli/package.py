@@ -8,8 +8,7 @@ from pathlib import Path
 
 from rich.text import Text
 
-from ..submission.package import PackageError, package_bot
-from ..validate import ValidateUsageError
+from ..submission.package import package_bot
 from ..validate.checks import format_bytes
 from ..validate.profiles import detect_profile
 from .console import make_console
@@ -59,8 +58,6 @@ def run(args: argparse.Namespace) -> int:
             # The archive is checked against the profile of the folder it came from.
             options = replace(options, profile=detect_profile(Path(args.bot_dir))[0])
         output = package_bot(args.bot_dir, args.output, options.profile)
-    except (PackageError, ValidateUsageError) as error:
-        return usage_error(errors, error)
     except OSError as error:
         return usage_error(errors, f"The archive could not be written: {error}.")
     written = f"Wrote {output} ({format_bytes(output.stat().st_size)})."

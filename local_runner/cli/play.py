@@ -11,9 +11,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from ..play.config import ConfigError, load_config
-from ..play.scrimmage import run_scrimmage
-from ..play.spec import BotSpec, UsageError
+from ..tables.config import load_config
+from ..tables.spec import BotSpec
+from ..tables.table import play_table
 from ..view.human import human_seat_factory
 from .arguments import non_negative_int, positive_int
 
@@ -52,26 +52,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Play; 0 when the match completed, 130 after Ctrl-C, 2 for a usage error."""
     console = Console(highlight=False, soft_wrap=True)
-    errors = Console(stderr=True, soft_wrap=True)
-    try:
-        opponent = BotSpec.parse(args.bot)
-        config = load_config(None).with_overrides(
-            variant=args.variant, rounds=args.rounds, seed=args.seed
-        )
-        name = opponent.name if opponent.name != PERSON else f"{PERSON}-bot"
-        me = BotSpec(PERSON, seat=human_seat_factory(name, _read))
-        out_dir = args.out or Path("runs") / time.strftime("play-%Y%m%d-%H%M%S")
-        print(
-            f"You play {name} at {config.rules.variant}, {config.rules.num_rounds} hands "
-            f"(seed {config.seed}). Ctrl-C ends the match."
-        )
-        result = run_scrimmage(
-            [me, BotSpec(name, opponent.builtin, opponent.program)], config, out_dir
-        )
-    except (UsageError, ConfigError) as error:
-        errors.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
-        return 2
-    mine = result.players[0].bankroll
+    opponent = BotSpec.parse(args.bot)
+    config = load_config(None).with_overrides(
+        variant=args.variant, rounds=args.rounds, seed=args.seed
+    )
+    name = opponent.name if opponent.name != PERSON else f"{PERSON}-bot"
+    me = BotSpec(PERSON, seat=human_seat_factory(name, _read))
+    out_dir = args.out or Path("runs") / time.strftime("play-%Y%m%d-%H%M%S")
+    print(
+        f"You play {name} at {config.rules.variant}, {config.rules.num_rounds} hands "
+        f"(seed {config.seed}). Ctrl-C ends the match."
+    )
+    result = play_table([me, BotSpec(name, opponent.builtin, opponent.program)], config, out_dir)
+    mine = result.bankrolls[0]
     print()
     print(f"{result.hands_played} hands played: you {mine:+d}, {name} {-mine:+d}.")
     console.print(

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
 from rich.text import Text
 
 from ..view.replay import HandFilter, Replayer, keys_mode, line_mode, plain_replay, select_hands
@@ -44,7 +43,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Replay; 0 when done, 2 when the run cannot be read."""
-    errors = Console(stderr=True, soft_wrap=True)
     try:
         run_log = open_run(args.run_dir)
         if args.bot is not None and args.bot not in run_log.names:
@@ -59,9 +57,6 @@ def run(args: argparse.Namespace) -> int:
             plain_replay(run_log, hands, args.bot, print)
             return 0
         _interactive(Replayer(run_log, hands, args.bot))
-    except RunError as error:
-        errors.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
-        return 2
     except BrokenPipeError:  # `pokerbots replay RUN | head`
         sys.stderr.close()
     return 0

@@ -9,7 +9,6 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..view.report import is_tournament, match_report, tournament_report
-from ..view.runlog import RunError
 
 __all__ = ["register", "run"]
 
@@ -34,18 +33,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Write the report; 0 when written, 2 when the run cannot be read."""
     console = Console(highlight=False, soft_wrap=True)
-    try:
-        if is_tournament(args.run_dir):
-            path, problems = tournament_report(args.run_dir, args.out)
-            for problem in problems:
-                console.print(f"[bold yellow]warning:[/] {escape(problem)}")
-        else:
-            path = match_report(args.run_dir, args.out)
-    except RunError as error:
-        Console(stderr=True, soft_wrap=True).print(
-            f"[bold red]error:[/] {escape(str(error))}", highlight=False
-        )
-        return 2
+    if is_tournament(args.run_dir):
+        path, problems = tournament_report(args.run_dir, args.out)
+        for problem in problems:
+            console.print(f"[bold yellow]warning:[/] {escape(problem)}")
+    else:
+        path = match_report(args.run_dir, args.out)
     size = path.stat().st_size
     console.print(f"Report: {escape(str(path))} ({size / 1024:.0f} KiB)")
     return 0

@@ -18,13 +18,13 @@ from sdk.rules import VARIANTS
 from ..bots.builtin import BUILTIN_BOTS
 from ..engine.faults import FaultKind
 from ..engine.records import HandRecord
-from ..play.config import ScrimmageConfig, load_config
-from ..play.spec import BotSpec, UsageError
-from ..play.table import planned_legs, play_table
 from ..programs.interpreter import choose_python
 from ..results.explain import result_notes, start_failure_lines
 from ..results.stats import Summary, ci_sentence, table_verdict
 from ..results.table import TableResult
+from ..tables.config import ScrimmageConfig, load_config
+from ..tables.spec import BotSpec, UsageError
+from ..tables.table import planned_legs, play_table
 from .arguments import non_negative_int, positive_int
 from .console import make_console, print_warning
 from .outputs import prepare_scrimmage_folder

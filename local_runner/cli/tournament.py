@@ -23,22 +23,21 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from ..play.config import ConfigError, ScrimmageConfig, load_config
-from ..play.executors import ExecutorError, open_executor
-from ..play.spec import UsageError
-from ..play.tournament import (
+from ..results.standings import MatchSummary, Standings
+from ..results.stats import Summary
+from ..tables.config import ScrimmageConfig, load_config
+from ..tables.executors import open_executor
+from ..tables.spec import UsageError
+from ..tables.tournament import (
     RESULTS_FILE,
-    TournamentError,
     TournamentPlan,
     TournamentResult,
     load_plan,
     plan_tournament,
     run_tournament,
 )
-from ..results.standings import MatchSummary, Standings
-from ..results.stats import Summary
 from .arguments import non_negative_int, positive_int
-from .console import make_console, print_error, print_warning, styled
+from .console import make_console, print_warning, styled
 from .progress import Heartbeat, elapsed
 
 __all__ = ["register", "run"]
@@ -133,9 +132,6 @@ def run(args: argparse.Namespace) -> int:
         plan, out_dir = _plan(args)
         with open_executor(args.workers, args.scheduler) as executor:
             result = _play(plan, out_dir, executor, args, console)
-    except (UsageError, ConfigError, TournamentError, ExecutorError) as error:
-        print_error(error_console, str(error))
-        return 2
     except KeyboardInterrupt:  # before the first match was scheduled
         error_console.print("Interrupted before any match was played.")
         return 130

@@ -33,12 +33,21 @@ class FaultKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Fault:
-    """One fault: its kind, the hand (0 = before the first hand), and a plain-words detail."""
+    """One fault: its kind, the hand (0 = before the first hand), and a plain-words detail.
+
+    ``timed_out`` says, for programs that read results, that a time limit ran out (a build
+    that took longer than the build timeout), so nobody needs to read it from ``detail``.
+    """
 
     kind: FaultKind
     hand: int
     detail: str
+    timed_out: bool = False
 
     def to_dict(self) -> dict[str, object]:
-        """A JSON-ready form."""
-        return {"kind": self.kind.value, "hand": self.hand, "detail": self.detail}
+        """A JSON-ready form (``timed_out`` only where it is true)."""
+        data: dict[str, object] = {"kind": self.kind.value, "hand": self.hand}
+        data["detail"] = self.detail
+        if self.timed_out:
+            data["timed_out"] = True
+        return data

@@ -378,9 +378,10 @@ class Match:
 
     # -- faults ------------------------------------------------------------
 
-    def note_fault(self, slot: int, kind: FaultKind, detail: str) -> None:
-        """Record a fault that happened outside the hands (a failed build, no connection)."""
-        self._fault(self.players[slot], kind, self.hands_played, detail)
+    def note_fault(self, slot: int, kind: FaultKind, detail: str, timed_out: bool = False) -> None:
+        """Record a fault that happened outside the hands (a failed build, no connection);
+        ``timed_out`` when a time limit ran out (see :class:`Fault`)."""
+        self._fault(self.players[slot], kind, self.hands_played, detail, timed_out=timed_out)
 
     def note_bot_errors(self, slot: int, count: int, first: str, complete: bool = True) -> None:
         """Record ``count`` exceptions the bot's own code raised (the SDK played the default
@@ -393,9 +394,15 @@ class Match:
         self._fault(self.players[slot], FaultKind.BOT_ERROR, hand, detail, count)
 
     def _fault(
-        self, player: _Player, kind: FaultKind, hand: int, detail: str, count: int = 1
+        self,
+        player: _Player,
+        kind: FaultKind,
+        hand: int,
+        detail: str,
+        count: int = 1,
+        timed_out: bool = False,
     ) -> None:
-        fault = Fault(kind, hand, detail)
+        fault = Fault(kind, hand, detail, timed_out)
         counts = player.result.fault_counts
         counts[kind] = counts.get(kind, 0) + count
         if len(player.result.first_faults) < MAX_FAULT_DETAILS:

@@ -17,7 +17,7 @@ from typing import Any
 from sdk.errors import KitError
 
 from ..install import install_command
-from ..play.table import HALF_DIRECTORIES, LEG_DIRECTORIES
+from ..tables.table import HALF_DIRECTORIES, LEG_DIRECTORIES
 from .logs import HANDS_FILE
 from .standings import Standings
 

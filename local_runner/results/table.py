@@ -140,6 +140,19 @@ class TableResult:
         """Seconds of wall time over every leg."""
         return sum(leg.wall_seconds for leg in self.legs)
 
+    @property
+    def players(self) -> tuple[PlayerResult, ...]:
+        """Each bot's result in a single match, in bot order (the leg's own order).
+
+        A duplicate match has a result per leg: ask :meth:`player` for ``(leg, bot)``.
+        """
+        if self.duplicate:
+            raise AttributeError(
+                "A duplicate match has a result per leg and bot: use result.player(leg, bot), "
+                "result.bankrolls or result.fault_counts(bot)."
+            )
+        return self.legs[0].players
+
     def player(self, leg: int, bot: int) -> PlayerResult:
         """Bot ``bot``'s result in leg ``leg`` (both from 0): the legs reseat the bots."""
         return self.legs[leg].players[self.orders[leg].index(bot)]

@@ -24,11 +24,11 @@ from typing import Any
 
 from sdk.rules import VARIANTS, Rules
 
-from ..play.config import ConfigError, read_game_file
-from ..play.scrimmage import run_scrimmage
-from ..play.spec import BotSpec, UsageError
 from ..programs.bot_program import BotProgram
 from ..results.standings import MatchStats
+from ..tables.config import ConfigError, read_game_file
+from ..tables.scrimmage import run_scrimmage
+from ..tables.spec import BotSpec, UsageError
 from .checks import CheckResult
 from .dynamic import (
     BOT_NAME,
@@ -112,7 +112,7 @@ def is_acpc_game(variant: str, game_file: Path | None) -> bool:
 def acpc_game(variant: str, game_file: Path | None = None) -> AcpcGame:
     """The game of an ACPC validation: ``game_file`` if given, else ``variant``'s preset.
 
-    Raises :class:`~local_runner.play.config.ConfigError` for a file that cannot be read or
+    Raises :class:`~local_runner.tables.config.ConfigError` for a file that cannot be read or
     played, saying why.
     """
     if game_file is not None:

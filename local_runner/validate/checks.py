@@ -21,10 +21,10 @@ from pathlib import Path
 
 from sdk.rules import VARIANTS
 
-from ..play.spec import read_bot_program
 from ..programs.bot_program import BotDirectoryError, BotProgram
 from ..submission.metadata import Metadata
 from ..submission.vendor import check_vendored_sdk as compare_vendored_sdk
+from ..tables.spec import read_bot_program
 
 __all__ = [
     "BotFiles",

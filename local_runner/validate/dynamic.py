@@ -22,11 +22,11 @@ from sdk.rules import Rules
 
 from ..engine.faults import FaultKind
 from ..engine.records import MatchResult, PlayerResult
-from ..play.config import Limits, RunnerSettings, ScrimmageConfig
-from ..play.scrimmage import run_scrimmage
-from ..play.spec import BotSpec, UsageError, read_bot_program
 from ..programs.bot_program import BotDirectoryError, BotProgram
 from ..results.explain import log_tail
+from ..tables.config import Limits, RunnerSettings, ScrimmageConfig
+from ..tables.scrimmage import run_scrimmage
+from ..tables.spec import BotSpec, UsageError, read_bot_program
 from .checks import CheckResult, format_bytes
 from .options import ValidateOptions
 from .processes import check_cleanup
@@ -189,7 +189,7 @@ def check_build(
             f"Run the build command {json.dumps(program.build)} in a fresh copy of the bot "
             "folder (without build output made elsewhere) and fix it."
         )
-        if "timed out" in detail:
+        if any(f.timed_out for m in matches for f in m.bot.first_faults):
             limit = f" of {timeout:g} s" if timeout is not None else ""
             return CheckResult.failed(
                 "build",

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from sdk.rules import VARIANTS
 
-from ..play.config import Limits, RunnerSettings
 from ..submission.archive import ArchiveLimits
 from ..submission.metadata import PROFILES
+from ..tables.config import Limits, RunnerSettings
 
 __all__ = ["ACPC_VALIDATION_HANDS", "SMOKE_HANDS", "ValidateOptions"]
 
@@ -35,7 +35,8 @@ class ValidateOptions:
     ``hands`` is the smoke match against ``builtin:random`` (None: 200), and half
     as many (at least one) are played against ``builtin:checkcall``.  The timeouts and the
     memory limit are the ones every match of the kit uses
-    (:class:`~local_runner.play.config.RunnerSettings`, :class:`~local_runner.play.config.Limits`):
+    (:class:`~local_runner.tables.config.RunnerSettings`,
+    :class:`~local_runner.tables.config.Limits`):
     one default per limit, so a bot that passes here is not stopped by a match.
     ``linger_grace`` is how long after its match the bot's processes may still
     run (the ACPC server's check waits 10 s).  A projected clock use above

@@ -14,10 +14,10 @@ from typing import Any
 from sdk.errors import KitError
 from sdk.rules import VARIANTS
 
-from ..play.config import ConfigError
 from ..programs.sandbox import sandbox_problem
 from ..submission.archive import archive_kind
 from ..submission.metadata import Metadata
+from ..tables.config import ConfigError
 from .acpc_matches import ACPC_CHECKS, AcpcGame, acpc_game, is_acpc_game, run_acpc_checks
 from .checks import (
     BotFiles,

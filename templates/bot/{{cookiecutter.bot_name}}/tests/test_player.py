@@ -1,6 +1,6 @@
 """Tests for the bot: run ``python -m pytest`` in the bot's folder.
 
-They use the kit's in-process test harness, ``local_runner.harness``: ``play`` runs a
+They use the kit's in-process test harness (``local_runner``): ``play`` runs a
 match in this process (no sockets, no files; a few hundred hands take well under a
 second), ``spot`` builds the round state of a situation you choose, and ``decide`` asks
 the bot what it would do there.  Add a test for every spot your strategy must get right.
@@ -15,7 +15,7 @@ pytest.importorskip("local_runner", reason=KIT_MISSING)
 
 from player import VARIANT, Player
 
-from local_runner.harness import decide, play, spot
+from local_runner import decide, play, spot
 from sdk.actions import BidAction, CheckAction, FoldAction
 from sdk.rules import VARIANTS, Rules
 

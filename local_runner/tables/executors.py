@@ -1,7 +1,7 @@
 """Where tournament matches run: a local process pool, or a Dask cluster.
 
 Both are :class:`concurrent.futures.Executor` objects, so the scheduling code
-(:mod:`local_runner.play.tournament`) does not care which one it gets.  Workers of a
+(:mod:`local_runner.tables.tournament`) does not care which one it gets.  Workers of a
 cluster may not share the client's file system, so bot directories travel in
 the jobs as :class:`BotBundle` archives and are unpacked once per worker.
 """

@@ -9,7 +9,7 @@ deterministic bots gives the same table on any machine and any executor.
 
 Matches are independent jobs (:class:`MatchJob`, run by :func:`play_job`) on any
 :class:`concurrent.futures.Executor`: a local process pool or a Dask cluster
-(:mod:`local_runner.play.executors`).  Each finished match is appended to
+(:mod:`local_runner.tables.executors`).  Each finished match is appended to
 ``OUT/matches.jsonl`` (one JSON line, flushed and fsynced); ``OUT/tournament.json``
 holds the plan, so an interrupted tournament resumes without replaying a
 finished match, and refuses to resume a different tournament.  The rankings

@@ -78,13 +78,13 @@ def play_table(
     (:func:`leg_directories`) and ``out_dir/summary.json`` combining them.  ``on_hand``
     sees every hand of every leg (the record's ``number`` restarts at 1 in each).  After
     Ctrl-C in a leg, the next legs are not played.  ``sandbox`` runs bot directories in a
-    sandbox, as :func:`~local_runner.play.scrimmage.run_scrimmage` does.  A bot that does
+    sandbox, as :func:`~local_runner.tables.scrimmage.run_scrimmage` does.  A bot that does
     not start stops the table after that leg, unless ``play_absent`` (see
-    :func:`~local_runner.play.scrimmage.run_scrimmage`).  Bot faults never raise.
+    :func:`~local_runner.tables.scrimmage.run_scrimmage`).  Bot faults never raise.
 
     >>> from pathlib import Path; import tempfile
-    >>> from local_runner.play.config import ScrimmageConfig
-    >>> from local_runner.play.spec import BotSpec
+    >>> from local_runner.tables.config import ScrimmageConfig
+    >>> from local_runner.tables.spec import BotSpec
     >>> from sdk.rules import Rules
     >>> config = ScrimmageConfig(rules=Rules(num_rounds=20), seed=7)
     >>> bots = [BotSpec.parse("builtin:checkcall"), BotSpec.parse("builtin:raise")]

@@ -94,7 +94,7 @@ def run_scrimmage(
     when the match is played with that bot's every decision made by default (a tournament's
     forfeit).
 
-    This plays one leg of a table (:func:`~local_runner.play.table.play_table` plays a
+    This plays one leg of a table (:func:`~local_runner.tables.table.play_table` plays a
     whole table and says what it means).  Returns the leg's result, players in the order
     given; ``result.interrupted`` is True after Ctrl-C.  Bot
     faults never raise: they are recorded in the result and the logs.
@@ -163,8 +163,8 @@ def run_scrimmage(
                     on_hand(record)
 
             match = Match(table.seats, config.rules, config.seed, settings, on_hand=observe)
-            for slot, kind, detail in table.early_faults:
-                match.note_fault(slot, kind, detail)
+            for slot, kind, detail, timed_out in table.early_faults:
+                match.note_fault(slot, kind, detail, timed_out)
                 match.players[slot].result.start_failure = f"{kind.value}: {detail}"
             if table.early_faults and not play_absent:
                 match.finish(collect=False)  # no match: the bot that did start gets Q
@@ -195,7 +195,7 @@ class _Table:
     names: list[str] = field(init=False)
     processes: list[BotProcess | None] = field(init=False)
     seats: list[Seat] = field(init=False)
-    early_faults: list[tuple[int, FaultKind, str]] = field(default_factory=list)
+    early_faults: list[tuple[int, FaultKind, str, bool]] = field(default_factory=list)
     interrupted: bool = False
 
     def __post_init__(self) -> None:
@@ -247,7 +247,7 @@ class _Table:
                         " (the build_timeout setting: build_timeout under [runner] in a "
                         "match config, --build-timeout for pokerbots validate)"
                     )
-                self.early_faults.append((slot, FaultKind.BUILD_FAILED, detail))
+                self.early_faults.append((slot, FaultKind.BUILD_FAILED, detail, build.timed_out))
         for slot, (spec, name) in enumerate(zip(self.specs, self.names, strict=True)):
             if spec.seat is not None:
                 self.seats[slot] = spec.seat(name, rules)
@@ -356,7 +356,7 @@ def _connect(
     process: BotProcess,
     name: str,
     timeout: float,
-    early_faults: list[tuple[int, FaultKind, str]],
+    early_faults: list[tuple[int, FaultKind, str, bool]],
     slot: int,
     spin_wait: float = 0.0,
     rules: Rules | None = None,
@@ -381,7 +381,9 @@ def _connect(
         try:
             process.start(host="127.0.0.1", port=port)
         except BotStartError as error:
-            early_faults.append((slot, FaultKind.NEVER_CONNECTED, f"could not start: {error}"))
+            early_faults.append(
+                (slot, FaultKind.NEVER_CONNECTED, f"could not start: {error}", False)
+            )
             return _AbsentSeat(name)
         connection = accept_bot(listener, timeout, lambda: process.poll() is not None)
     if connection is not None and box is not None:
@@ -391,7 +393,7 @@ def _connect(
             detail = f"exited before connecting ({process.exit_description()})"
         else:
             detail = f"did not connect within {timeout:g} s"
-        early_faults.append((slot, FaultKind.NEVER_CONNECTED, detail))
+        early_faults.append((slot, FaultKind.NEVER_CONNECTED, detail, False))
         return _AbsentSeat(name)
 
     def exit_status() -> str | None:
