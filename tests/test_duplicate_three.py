@@ -19,9 +19,10 @@ from local_runner.bots.builtin import make_builtin
 from local_runner.engine.seating import duplicate_orders, slots_in_seats
 from local_runner.engine.seats import InProcessSeat, Seat
 from local_runner.play.config import ScrimmageConfig
-from local_runner.play.duplicate import LEG_DIRECTORIES, run_duplicate
+from local_runner.play.duplicate import run_duplicate
 from local_runner.play.scrimmage import BotSpec, UsageError
 from local_runner.results.stats import Moments
+from local_runner.runs.layout import LEG_DIRECTORIES
 from sdk import Bot
 from sdk.rules import Rules
 

@@ -43,7 +43,7 @@ from local_runner.engine.socket_seat import SocketSeat
 from local_runner.play.config import ScrimmageConfig
 from local_runner.play.scrimmage import BotSpec, run_scrimmage
 from local_runner.programs.process import BotProcess, StopReport
-from local_runner.results.logs import format_fault
+from local_runner.runs.gamelog import format_fault
 from sdk.actions import CallAction, CheckAction, FoldAction
 from sdk.protocol import MAX_LINE_BYTES, Clock
 from sdk.rules import Rules

@@ -20,9 +20,6 @@ from conftest import ROOT, MakeBot
 from local_runner.play.config import ScrimmageConfig
 from local_runner.play.executors import BotBundle, local_pool
 from local_runner.play.tournament import (
-    MATCHES_FILE,
-    PLAN_FILE,
-    RESULTS_FILE,
     TournamentError,
     TournamentResult,
     make_jobs,
@@ -33,6 +30,7 @@ from local_runner.play.tournament import (
 )
 from local_runner.results.rankings import bankroll_ranking
 from local_runner.results.standings import Moments
+from local_runner.runs.layout import MATCHES_FILE, PLAN_FILE, RESULTS_FILE
 from sdk.rules import Rules
 
 BUILTINS = ["builtin:random", "builtin:raise", "builtin:checkcall"]

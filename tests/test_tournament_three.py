@@ -20,9 +20,6 @@ from local_runner.play.config import ScrimmageConfig
 from local_runner.play.executors import local_pool
 from local_runner.play.scrimmage import UsageError
 from local_runner.play.tournament import (
-    MATCHES_FILE,
-    PLAN_FILE,
-    RESULTS_FILE,
     TournamentPlan,
     TournamentResult,
     group_seed,
@@ -32,6 +29,7 @@ from local_runner.play.tournament import (
 from local_runner.results.match_summary import MatchSummary
 from local_runner.results.rankings import bankroll_ranking, instant_runoff_ranking
 from local_runner.results.stats import Moments
+from local_runner.runs.layout import MATCHES_FILE, PLAN_FILE, RESULTS_FILE
 from sdk.rules import Rules
 
 FOUR = ["builtin:random", "builtin:raise", "builtin:checkcall", "builtin:equity"]

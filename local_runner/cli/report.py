@@ -8,8 +8,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from ..runs.errors import RunError
 from ..view.report import is_tournament, match_report, tournament_report
-from ..view.runlog import RunError
 
 __all__ = ["register", "run"]
 

@@ -27,7 +27,6 @@ from ..play.config import ConfigError, ScrimmageConfig, load_config
 from ..play.executors import ExecutorError, open_executor
 from ..play.spec import UsageError
 from ..play.tournament import (
-    RESULTS_FILE,
     TournamentError,
     TournamentPlan,
     TournamentResult,
@@ -37,6 +36,7 @@ from ..play.tournament import (
 )
 from ..results.standings import MatchSummary, Standings
 from ..results.stats import Summary
+from ..runs.layout import CROSS_TABLE_PNG, MATCHES_FILE, RESULTS_FILE
 from .arguments import non_negative_int, positive_int
 from .console import make_console, print_error, print_warning, styled
 from .progress import Heartbeat, elapsed
@@ -359,7 +359,7 @@ def _report(console: Console, result: TournamentResult, out_dir: Path) -> None:
                     f"match {match.match_id}: bot {name} had faults ({listed}); see {match.log_dir}"
                 )
     console.print(
-        f"Results: {out_dir / RESULTS_FILE}; one line per match in {out_dir / 'matches.jsonl'}"
+        f"Results: {out_dir / RESULTS_FILE}; one line per match in {out_dir / MATCHES_FILE}"
     )
 
 
@@ -367,7 +367,6 @@ def _plot(
     result: TournamentResult, out_dir: Path, console: Console, error_console: Console
 ) -> None:
     from ..results.plots import (
-        CROSS_TABLE_PNG,
         PlotUnavailable,
         plot_cross_table,
         plot_match_bankroll,

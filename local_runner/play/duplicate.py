@@ -22,7 +22,6 @@ heads-up and to ``out_dir/leg-1`` ... ``out_dir/leg-6`` three-handed;
 
 from __future__ import annotations
 
-import json
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -32,30 +31,15 @@ from typing import Any
 from ..engine.faults import FaultKind
 from ..engine.records import HandRecord, MatchResult, PlayerResult
 from ..engine.seating import duplicate_orders
-from ..results.logs import SUMMARY_FILE
 from ..results.match_stats import slot_deltas
 from ..results.stats import Moments, Summary, statistics_dict
+from ..runs.layout import leg_directories
+from ..runs.summary import write_summary
 from .config import ScrimmageConfig
 from .scrimmage import run_scrimmage
 from .spec import BotSpec, UsageError, unique_names
 
-__all__ = [
-    "HALF_DIRECTORIES",
-    "LEG_DIRECTORIES",
-    "DuplicateResult",
-    "leg_directories",
-    "run_duplicate",
-]
-
-#: The subdirectories of a heads-up duplicate match's output that hold its two halves.
-HALF_DIRECTORIES = ("half-1", "half-2")
-#: The subdirectories of a three-handed duplicate match's output, one per leg.
-LEG_DIRECTORIES = tuple(f"leg-{leg}" for leg in range(1, 7))
-
-
-def leg_directories(seats: int) -> tuple[str, ...]:
-    """The subdirectories holding the legs of a duplicate match at a table of ``seats``."""
-    return HALF_DIRECTORIES if seats == 2 else LEG_DIRECTORIES[: len(duplicate_orders(seats))]
+__all__ = ["DuplicateResult", "run_duplicate"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,7 +250,5 @@ def run_duplicate(
             break
     interrupted = len(legs) < len(orders) or any(leg.interrupted for leg in legs)
     duplicate = DuplicateResult(names, tuple(legs), tuple(deltas), interrupted, orders)
-    (out_dir / SUMMARY_FILE).write_text(
-        json.dumps(duplicate.to_dict(), indent=2) + "\n", encoding="utf-8"
-    )
+    write_summary(out_dir, duplicate.to_dict())
     return duplicate
