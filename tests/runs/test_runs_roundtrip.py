@@ -296,3 +296,17 @@ def test_the_legs_a_duplicate_writes_are_the_legs_the_reader_finds(
         assert len(list(open_run(leg).hands())) == 4
     with pytest.raises(RunError, match="is a duplicate scrimmage"):
         open_run(tmp_path)
+
+
+# -- fault words --------------------------------------------------------------------
+
+
+def test_every_fault_kind_has_its_words_once_for_the_gamelog_and_the_cli() -> None:
+    from local_runner.cli.render import fault_sentence
+    from local_runner.engine.faults import Fault, FaultKind
+    from local_runner.runs.gamelog import format_fault
+
+    for kind in FaultKind:
+        assert kind.log_words and kind.verb
+        assert format_fault("A", Fault(kind, 1, "")) == f"A {kind.log_words}"
+        assert fault_sentence("B", kind, 2, "x") == f"bot B {kind.verb} in hand 2: x"
