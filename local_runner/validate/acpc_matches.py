@@ -29,6 +29,7 @@ from ..play.scrimmage import run_scrimmage
 from ..play.spec import BotSpec, UsageError
 from ..programs.bot_program import BotProgram
 from ..results.standings import MatchStats
+from ..runs.layout import bot_log_name
 from .checks import CheckResult
 from .dynamic import (
     BOT_NAME,
@@ -179,7 +180,7 @@ def play_acpc_matches(
             return matches, stats, str(error)
         if result.interrupted:
             raise KeyboardInterrupt
-        matches.append(SmokeMatch(CHUMP, result, match_dir / f"{BOT_NAME}.log"))
+        matches.append(SmokeMatch(CHUMP, result, match_dir / bot_log_name(BOT_NAME)))
         if any(match.bot.fault_counts.get(kind) for match in matches for kind in UNSTARTED):
             break
     return matches, stats, None
