@@ -16,13 +16,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from local_runner.runs.reader import open_run
 from local_runner.tables.config import ScrimmageConfig
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from local_runner.view.acpc import write_acpc_log
 from local_runner.view.phh import write_phhs
 from local_runner.view.replay import HandFilter, plain_replay, select_hands
 from local_runner.view.report import match_report
-from local_runner.view.runlog import open_run
 from sdk.rules import Rules
 
 

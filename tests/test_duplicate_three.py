@@ -19,9 +19,10 @@ from local_runner.bots.builtin import make_builtin
 from local_runner.engine.seating import duplicate_orders, slots_in_seats
 from local_runner.engine.seats import InProcessSeat, Seat
 from local_runner.results.stats import Moments
+from local_runner.runs.layout import LEG_DIRECTORIES
 from local_runner.tables.config import ScrimmageConfig
 from local_runner.tables.scrimmage import BotSpec, UsageError
-from local_runner.tables.table import LEG_DIRECTORIES, play_table
+from local_runner.tables.table import play_table
 from sdk import Bot
 from sdk.rules import Rules
 

@@ -41,7 +41,7 @@ from local_runner.engine.faults import Fault, FaultKind
 from local_runner.engine.match import MAX_FAULT_DETAILS
 from local_runner.engine.socket_seat import SocketSeat
 from local_runner.programs.process import BotProcess, StopReport
-from local_runner.results.logs import format_fault
+from local_runner.runs.gamelog import format_fault
 from local_runner.tables.config import ScrimmageConfig
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from sdk.actions import CallAction, CheckAction, FoldAction

@@ -21,7 +21,9 @@ from local_runner.engine.records import (
     StreetEvent,
 )
 from local_runner.engine.seats import InProcessSeat
-from local_runner.results.logs import MatchLogWriter, format_fault, format_hand, hand_to_json
+from local_runner.runs.gamelog import format_fault, format_hand
+from local_runner.runs.hands import hand_to_json
+from local_runner.runs.writer import MatchLogWriter
 from sdk import Bot, CallAction, CheckAction, FoldAction, RaiseAction, Rules
 from sdk.actions import Action
 from sdk.states import GameState, RoundState

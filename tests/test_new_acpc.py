@@ -22,6 +22,7 @@ from local_runner.submission.metadata import parse_readme, render_readme
 from local_runner.submission.new import NewBotError, create_bot, readme_answers, refresh_bot
 from local_runner.tables.config import ScrimmageConfig
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage, speaks_acpc
+from local_runner.tables.spec import read_bot_program
 from sdk.rules import Rules
 
 GAMES = ROOT / "tests" / "acpc_games"
@@ -181,12 +182,12 @@ def test_an_acpc_bot_is_refused_in_an_mit_game_with_a_sentence(
 def test_commands_json_without_a_protocol_follows_the_profile(tmp_path: Path) -> None:
     bot = create_bot(tmp_path / "bot", {**TEAM, "profile": "acpc"})  # nlhe, for the ACPC
     assert "protocol" not in json.loads((bot / "commands.json").read_text(encoding="utf-8"))
-    program = BotProgram.from_directory(bot)
+    program = read_bot_program(bot)
     assert program.protocol == "auto"  # the ACPC wire in an ACPC game, the MIT wire otherwise
     assert speaks_acpc(program, Rules.for_variant("acpc-2pn"))
     assert not speaks_acpc(program, Rules.for_variant("nlhe"))
     (bot / "README").unlink()
-    assert BotProgram.from_directory(bot).protocol == "mit"
+    assert read_bot_program(bot).protocol == "mit"
 
 
 def test_the_game_line_reads_back() -> None:

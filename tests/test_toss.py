@@ -16,7 +16,7 @@ from golden.transcripts import play
 from local_runner.engine import dealer
 from local_runner.engine.dealer import _holes, deal_hand, showdown_winner
 from local_runner.engine.faults import FaultKind
-from local_runner.results.logs import format_hand
+from local_runner.runs.gamelog import format_hand
 from sdk.actions import CallAction, CheckAction, DiscardAction, FoldAction, RaiseAction
 from sdk.bot import Bot
 from sdk.client import BotClient
@@ -329,11 +329,11 @@ def test_the_reference_bots_keep_the_two_cards_with_the_best_equity(
 
 
 def test_a_toss_run_replays_with_its_discards_and_street_names(tmp_path: Path) -> None:
+    from local_runner.runs.reader import open_run
     from local_runner.tables.config import ScrimmageConfig
     from local_runner.tables.scrimmage import BotSpec, run_scrimmage
     from local_runner.view.replay import hand_lines
     from local_runner.view.report import match_data
-    from local_runner.view.runlog import open_run
 
     config = ScrimmageConfig(rules=TOSS.replace(num_rounds=40), seed=4)
     out = tmp_path / "run"
@@ -342,8 +342,8 @@ def test_a_toss_run_replays_with_its_discards_and_street_names(tmp_path: Path) -
     text = "\n".join(line for hand in run.hands() for line in hand_lines(run, hand))
     assert "discards " in text and "-- discard 1: -" in text and "-- river: " in text
     assert match_data(run)  # the report's data builds from a toss run
+    from local_runner.runs.errors import RunError
     from local_runner.view.phh import write_phhs
-    from local_runner.view.runlog import RunError
 
     with pytest.raises(RunError, match="PHH has no form for three hole cards"):
         write_phhs(run, tmp_path / "hands.phhs")

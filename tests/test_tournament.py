@@ -19,12 +19,10 @@ from conftest import ROOT, MakeBot
 
 from local_runner.results.rankings import bankroll_ranking
 from local_runner.results.standings import Moments
+from local_runner.runs.layout import MATCHES_FILE, PLAN_FILE, RESULTS_FILE
 from local_runner.tables.config import ScrimmageConfig
 from local_runner.tables.executors import BotBundle, local_pool
 from local_runner.tables.tournament import (
-    MATCHES_FILE,
-    PLAN_FILE,
-    RESULTS_FILE,
     TournamentError,
     TournamentResult,
     make_jobs,

@@ -19,13 +19,11 @@ from local_runner.engine.seating import duplicate_orders
 from local_runner.results.match_summary import MatchSummary
 from local_runner.results.rankings import bankroll_ranking, instant_runoff_ranking
 from local_runner.results.stats import Moments
+from local_runner.runs.layout import MATCHES_FILE, PLAN_FILE, RESULTS_FILE
 from local_runner.tables.config import ScrimmageConfig
 from local_runner.tables.executors import local_pool
 from local_runner.tables.scrimmage import UsageError
 from local_runner.tables.tournament import (
-    MATCHES_FILE,
-    PLAN_FILE,
-    RESULTS_FILE,
     TournamentPlan,
     TournamentResult,
     group_seed,

@@ -12,12 +12,13 @@ import pytest
 from conftest import ROOT
 
 from local_runner.engine.seats import InProcessSeat
+from local_runner.runs.errors import RunError
+from local_runner.runs.reader import open_run
 from local_runner.tables.config import ScrimmageConfig
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from local_runner.view.acpc import write_acpc_log
 from local_runner.view.phh import write_phhs
 from local_runner.view.replay import HandFilter, Replayer, hand_lines, select_hands
-from local_runner.view.runlog import RunError, open_run
 from sdk.actions import Action, CheckAction, RaiseAction
 from sdk.bot import Bot
 from sdk.rules import Rules

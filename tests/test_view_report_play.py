@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
+from local_runner.runs.reader import open_run
 from local_runner.tables.config import ScrimmageConfig
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from local_runner.view.report import match_data, match_report
-from local_runner.view.runlog import open_run
 from sdk.rules import Rules
 
 CHROMIUM = next(

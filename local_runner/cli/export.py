@@ -10,13 +10,13 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from ..runs.errors import RunError
+from ..runs.layout import PHH_FILE, leg_runs
+from ..runs.reader import open_run
 from ..view.acpc import write_acpc_log
 from ..view.phh import write_phhs
-from ..view.runlog import RunError, open_run
 
 __all__ = ["add_phh_option", "export_run", "register", "run"]
-
-PHH_FILE = "hands.phhs"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -82,9 +82,7 @@ def add_phh_option(parser: argparse.ArgumentParser) -> None:
         status = play(args)
         if not args.phh or status not in (0, 130):
             return status
-        legs = [*args.out.glob("half-*"), *args.out.glob("leg-*")]  # a duplicate's legs
-        halves = sorted(p for p in legs if (p / "hands.jsonl").is_file())
-        for run_dir in halves or [args.out]:
+        for run_dir in leg_runs(args.out) or [args.out]:  # a duplicate's legs, or the match
             try:
                 path, count = export_run(run_dir, "phh", run_dir)
             except RunError as error:

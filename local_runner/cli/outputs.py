@@ -8,19 +8,22 @@ removes exactly that, saying so), or refuses with a sentence naming what else is
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
-from ..results.logs import GAMELOG_FILE, HANDS_FILE, SUMMARY_FILE
-from ..results.plots import BANKROLL_PNG
+from ..runs.errors import RunError
+from ..runs.layout import (
+    BANKROLL_PNG,
+    GAMELOG_FILE,
+    HANDS_FILE,
+    LEG_FOLDERS,
+    SUMMARY_FILE,
+    bot_log_name,
+)
+from ..runs.summary import read_summary, summary_path
 from ..tables.spec import UsageError
-from ..tables.table import HALF_DIRECTORIES, LEG_DIRECTORIES
 
 __all__ = ["kit_files", "prepare_scrimmage_folder"]
-
-#: The folders of a duplicate match's legs.
-_LEG_FOLDERS = frozenset(HALF_DIRECTORIES + LEG_DIRECTORIES)
 
 #: What a scrimmage writes whatever the bots are called.
 _MATCH_FILES = (GAMELOG_FILE, HANDS_FILE, SUMMARY_FILE, BANKROLL_PNG)
@@ -29,9 +32,9 @@ _MATCH_FILES = (GAMELOG_FILE, HANDS_FILE, SUMMARY_FILE, BANKROLL_PNG)
 def _player_names(folder: Path) -> list[str] | None:
     """The players named in ``folder``'s summary.json, or None when it is not a scrimmage's."""
     try:
-        summary = json.loads((folder / SUMMARY_FILE).read_text(encoding="utf-8"))
+        summary = read_summary(summary_path(folder))
         names = [player["name"] for player in summary["players"]]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (RunError, KeyError, TypeError):
         return None
     if not all(isinstance(name, str) and name for name in names):
         return None
@@ -49,9 +52,9 @@ def kit_files(folder: Path) -> tuple[list[Path], list[Path]]:
     names = _player_names(folder)
     ours: list[Path] = []
     others: list[Path] = []
-    expected = set(_MATCH_FILES) | {f"{name}.log" for name in names or []}
+    expected = set(_MATCH_FILES) | {bot_log_name(name) for name in names or []}
     for entry in sorted(folder.iterdir()):
-        if names is not None and entry.name in _LEG_FOLDERS and entry.is_dir():
+        if names is not None and entry.name in LEG_FOLDERS and entry.is_dir():
             inside, foreign = kit_files(entry)
             if foreign or not inside:
                 others.append(entry)

@@ -9,18 +9,6 @@ from ..engine.records import MatchResult
 
 __all__ = ["describe_faults", "fault_sentence", "result_table"]
 
-_VERBS = {
-    FaultKind.TIMEOUT: "timed out",
-    FaultKind.CRASH: "crashed",
-    FaultKind.DISCONNECTED: "disconnected",
-    FaultKind.MISFORMATTED: "sent a misformatted reply",
-    FaultKind.ILLEGAL: "played an illegal action",
-    FaultKind.BOT_ERROR: "raised an exception in get_action",
-    FaultKind.BUILD_FAILED: "failed to build",
-    FaultKind.NEVER_CONNECTED: "never connected",
-    FaultKind.LEFTOVER_PROCESSES: "left processes that survived SIGKILL",
-}
-
 
 def result_table(result: MatchResult) -> Table:
     """A table of each player's bankroll, rate, time and faults."""
@@ -52,7 +40,7 @@ def result_table(result: MatchResult) -> Table:
 def fault_sentence(name: str, kind: FaultKind, hand: int, detail: str) -> str:
     """One fault in plain words, for example ``bot B crashed in hand 412: exited (signal 9)``."""
     where = f" in hand {hand}" if hand > 0 else ""
-    return f"bot {name} {_VERBS[kind]}{where}: {detail}"
+    return f"bot {name} {kind.verb}{where}: {detail}"
 
 
 def describe_faults(result: MatchResult, limit: int = 5) -> list[str]:

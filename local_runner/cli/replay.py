@@ -9,8 +9,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from ..runs.errors import RunError
+from ..runs.reader import open_run
 from ..view.replay import HandFilter, Replayer, keys_mode, line_mode, plain_replay, select_hands
-from ..view.runlog import RunError, open_run
 from .arguments import positive_int
 
 __all__ = ["register", "run"]

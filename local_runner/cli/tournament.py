@@ -25,11 +25,11 @@ from rich.text import Text
 
 from ..results.standings import MatchSummary, Standings
 from ..results.stats import Summary
+from ..runs.layout import CROSS_TABLE_PNG, MATCHES_FILE, RESULTS_FILE
 from ..tables.config import ScrimmageConfig, load_config
 from ..tables.executors import open_executor
 from ..tables.spec import UsageError
 from ..tables.tournament import (
-    RESULTS_FILE,
     TournamentPlan,
     TournamentResult,
     load_plan,
@@ -355,7 +355,7 @@ def _report(console: Console, result: TournamentResult, out_dir: Path) -> None:
                     f"match {match.match_id}: bot {name} had faults ({listed}); see {match.log_dir}"
                 )
     console.print(
-        f"Results: {out_dir / RESULTS_FILE}; one line per match in {out_dir / 'matches.jsonl'}"
+        f"Results: {out_dir / RESULTS_FILE}; one line per match in {out_dir / MATCHES_FILE}"
     )
 
 
@@ -363,7 +363,6 @@ def _plot(
     result: TournamentResult, out_dir: Path, console: Console, error_console: Console
 ) -> None:
     from ..results.plots import (
-        CROSS_TABLE_PNG,
         PlotUnavailable,
         plot_cross_table,
         plot_match_bankroll,

@@ -30,6 +30,44 @@ class FaultKind(StrEnum):
     LEFTOVER_PROCESSES = "leftover_processes"
     """Processes of the bot survived SIGKILL at the end of the match (their pids are listed)."""
 
+    @property
+    def log_words(self) -> str:
+        """How a ``gamelog.txt`` line says it after the player's name (``A timed out``).
+
+        >>> FaultKind.ILLEGAL.log_words
+        'attempted illegal action'
+        """
+        return _WORDS[self][0]
+
+    @property
+    def verb(self) -> str:
+        """How a sentence for people says it after the bot's name (``bot B crashed``).
+
+        >>> FaultKind.ILLEGAL.verb
+        'played an illegal action'
+        """
+        return _WORDS[self][1]
+
+
+#: Each kind's words, once: (in a gamelog line, in a sentence for people).
+_WORDS: dict[FaultKind, tuple[str, str]] = {
+    FaultKind.TIMEOUT: ("timed out", "timed out"),
+    FaultKind.CRASH: ("crashed", "crashed"),
+    FaultKind.DISCONNECTED: ("disconnected", "disconnected"),
+    FaultKind.MISFORMATTED: ("response misformatted", "sent a misformatted reply"),
+    FaultKind.ILLEGAL: ("attempted illegal action", "played an illegal action"),
+    FaultKind.BOT_ERROR: (
+        "raised an exception in get_action",
+        "raised an exception in get_action",
+    ),
+    FaultKind.BUILD_FAILED: ("build failed", "failed to build"),
+    FaultKind.NEVER_CONNECTED: ("never connected", "never connected"),
+    FaultKind.LEFTOVER_PROCESSES: (
+        "left processes behind",
+        "left processes that survived SIGKILL",
+    ),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Fault:

@@ -2,7 +2,7 @@
 
 The engine appends small named tuples (cheap to make: one per action) to a
 hand's event list as the hand is played and formats nothing; the log writers
-(:mod:`local_runner.results.logs`) turn records into text only when someone asked for logs.
+(:mod:`local_runner.runs`) turn records into text only when someone asked for logs.
 """
 
 from __future__ import annotations

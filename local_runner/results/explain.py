@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..engine.records import MatchResult
 from ..programs.interpreter import BotPython
+from ..runs.layout import bot_log_name
 
 __all__ = ["CLOCK_WARNING_SHARE", "log_tail", "result_notes", "start_failure_lines"]
 
@@ -39,7 +40,7 @@ def start_failure_lines(
     """For each bot that never started: why, the end of its log, and a hint where one fits."""
     lines: list[str] = []
     for player in result.not_started:
-        log = out_dir / f"{player.name}.log"
+        log = out_dir / bot_log_name(player.name)
         lines.append(
             f"bot {player.name} did not start ({player.start_failure}); the last lines of {log}:"
         )

@@ -8,7 +8,6 @@ drawn with matplotlib's object API on the Agg canvas: no window, no global state
 from __future__ import annotations
 
 import importlib
-import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,14 +16,11 @@ from typing import Any
 from sdk.errors import KitError
 
 from ..install import install_command
-from ..tables.table import HALF_DIRECTORIES, LEG_DIRECTORIES
-from .logs import HANDS_FILE
+from ..runs.hands import read_hands
+from ..runs.layout import BANKROLL_PNG, HALF_DIRECTORIES, HANDS_FILE, LEG_DIRECTORIES
 from .standings import Standings
 
 __all__ = ["PlotUnavailable", "plot_cross_table", "plot_match_bankroll"]
-
-BANKROLL_PNG = "bankroll.png"
-CROSS_TABLE_PNG = "cross-table.png"
 
 
 class PlotUnavailable(KitError, RuntimeError):
@@ -45,12 +41,10 @@ def _figure(width: float, height: float) -> Any:
 def _cumulative(hands_file: Path) -> dict[str, list[int]]:
     """Each player's bankroll after every hand of ``hands.jsonl`` (from 0)."""
     series: dict[str, list[int]] = {}
-    with open(hands_file, encoding="utf-8") as lines:
-        for line in lines:
-            hand = json.loads(line)
-            for name, delta in zip(hand["players"], hand["deltas"], strict=True):
-                running = series.setdefault(name, [0])
-                running.append(running[-1] + int(delta))
+    for hand in read_hands(hands_file):
+        for name, delta in zip(hand.players, hand.deltas, strict=True):
+            running = series.setdefault(name, [0])
+            running.append(running[-1] + delta)
     return series
 
 

@@ -38,9 +38,11 @@ from ..programs.bot_program import BotProgram
 from ..programs.interpreter import BotPython, choose_python
 from ..programs.process import BotProcess, BotStartError, ResourceLimits
 from ..programs.sandbox import Sandbox, sandbox_problem
-from ..results.logs import MatchLogWriter
 from ..results.match_stats import MatchStats
+from ..results.standings import MatchStats
 from ..results.stats import statistics_dict
+from ..runs.layout import bot_log_name
+from ..runs.writer import MatchLogWriter
 from .config import ScrimmageConfig
 from .spec import BotSpec, UsageError, unique_names
 
@@ -227,7 +229,7 @@ class _Table:
             process = BotProcess(
                 spec.program,
                 name=name,
-                log_path=self.out_dir / f"{name}.log",
+                log_path=self.out_dir / bot_log_name(name),
                 log_limit=runner.log_limit,
                 limits=resource_limits,
                 env=env,

@@ -26,7 +26,6 @@ A duplicate's legs are ordinary scrimmages, written to ``out_dir/half-1`` and
 
 from __future__ import annotations
 
-import json
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -34,25 +33,16 @@ from pathlib import Path
 
 from ..engine.records import HandRecord, MatchResult
 from ..engine.seating import duplicate_orders
-from ..results.logs import SUMMARY_FILE
 from ..results.match_stats import slot_deltas
 from ..results.stats import Moments
 from ..results.table import BankrollCurve, TableResult
+from ..runs.layout import leg_directories
+from ..runs.summary import write_summary
 from .config import ScrimmageConfig
 from .scrimmage import run_scrimmage
 from .spec import BotSpec, UsageError, unique_names
 
-__all__ = ["HALF_DIRECTORIES", "LEG_DIRECTORIES", "leg_directories", "planned_legs", "play_table"]
-
-#: The subdirectories of a heads-up duplicate match's output that hold its two halves.
-HALF_DIRECTORIES = ("half-1", "half-2")
-#: The subdirectories of a three-handed duplicate match's output, one per leg.
-LEG_DIRECTORIES = tuple(f"leg-{leg}" for leg in range(1, 7))
-
-
-def leg_directories(seats: int) -> tuple[str, ...]:
-    """The subdirectories holding the legs of a duplicate match at a table of ``seats``."""
-    return HALF_DIRECTORIES if seats == 2 else LEG_DIRECTORIES[: len(duplicate_orders(seats))]
+__all__ = ["planned_legs", "play_table"]
 
 
 def planned_legs(seats: int, duplicate: bool) -> int:
@@ -75,7 +65,7 @@ def play_table(
     is one leg, logged in ``out_dir`` itself.  With ``duplicate`` every seating of
     :func:`~local_runner.engine.seating.duplicate_orders` plays the same deals, each leg
     starting every bot afresh, with its logs in its own subdirectory
-    (:func:`leg_directories`) and ``out_dir/summary.json`` combining them.  ``on_hand``
+    (:func:`~local_runner.runs.layout.leg_directories`) and ``out_dir/summary.json`` combining them.  ``on_hand``
     sees every hand of every leg (the record's ``number`` restarts at 1 in each).  After
     Ctrl-C in a leg, the next legs are not played.  ``sandbox`` runs bot directories in a
     sandbox, as :func:`~local_runner.tables.scrimmage.run_scrimmage` does.  A bot that does
@@ -164,9 +154,7 @@ def play_table(
         moments = per_hand
     table = TableResult(names, tuple(legs), orders, moments, interrupted, directories, curve)
     if duplicate:  # a single match's leg summary is the table's
-        (out_dir / SUMMARY_FILE).write_text(
-            json.dumps(table.to_dict(), indent=2) + "\n", encoding="utf-8"
-        )
+        write_summary(out_dir, table.to_dict())
     return table
 
 

@@ -39,15 +39,13 @@ from ..engine.seating import duplicate_orders
 from ..results.match_summary import MatchSummary
 from ..results.standings import Standings, compute_standings
 from ..results.stats import Moments
+from ..runs.layout import MATCHES_DIRECTORY, MATCHES_FILE, PLAN_FILE, RESULTS_FILE
 from .config import Limits, RunnerSettings, ScrimmageConfig
 from .executors import BotBundle, interrupt_requested, job_running
 from .spec import BotSpec, UsageError, read_bot_program, unique_names
 from .table import play_table
 
 __all__ = [
-    "MATCHES_FILE",
-    "PLAN_FILE",
-    "RESULTS_FILE",
     "Entrant",
     "JobFailure",
     "MatchJob",
@@ -64,10 +62,6 @@ __all__ = [
     "run_tournament",
 ]
 
-PLAN_FILE = "tournament.json"
-MATCHES_FILE = "matches.jsonl"
-RESULTS_FILE = "results.json"
-MATCHES_DIRECTORY = "matches"
 _PLAN_FORMAT = 1  # heads-up plans, as before 3-seat tables
 _TABLE_PLAN_FORMAT = 2  # plans of a larger table: matches_per_group and table
 

@@ -26,6 +26,7 @@ from sdk.rules import VARIANTS, Rules
 
 from ..programs.bot_program import BotProgram
 from ..results.standings import MatchStats
+from ..runs.layout import bot_log_name
 from ..tables.config import ConfigError, read_game_file
 from ..tables.scrimmage import run_scrimmage
 from ..tables.spec import BotSpec, UsageError
@@ -179,7 +180,7 @@ def play_acpc_matches(
             return matches, stats, str(error)
         if result.interrupted:
             raise KeyboardInterrupt
-        matches.append(SmokeMatch(CHUMP, result, match_dir / f"{BOT_NAME}.log"))
+        matches.append(SmokeMatch(CHUMP, result, match_dir / bot_log_name(BOT_NAME)))
         if any(match.bot.fault_counts.get(kind) for match in matches for kind in UNSTARTED):
             break
     return matches, stats, None

@@ -36,8 +36,9 @@ from sdk.actions import BidAction
 from sdk.pots import exact_pot_deltas
 
 from ..engine.dealer import showdown_ranks
+from ..runs.errors import RunError
+from ..runs.reader import Run
 from .phh import position_seats
-from .runlog import Run, RunError
 from .timeline import Walk, walk
 
 __all__ = ["ACPC_VARIANTS", "hand_to_acpc", "write_acpc_log"]

@@ -35,7 +35,8 @@ from sdk.actions import BidAction, CallAction, CheckAction, FoldAction, RaiseAct
 from sdk.rules import Rules
 from sdk.states import TerminalState
 
-from .runlog import Run, RunError
+from ..runs.errors import RunError
+from ..runs.reader import Run
 from .timeline import Walk, walk
 
 __all__ = ["hand_to_phh", "position_seats", "write_phhs"]

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 
 from sdk.rules import Rules
 
-from .runlog import Hand, Run, RunError
+from ..runs.errors import RunError
+from ..runs.hands import Hand
+from ..runs.reader import Run
 from .timeline import Step, street_name, timeline, walk
 
 __all__ = [

@@ -23,12 +23,19 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..runs.errors import RunError
+from ..runs.layout import (
+    MATCHES_DIRECTORY,
+    PLAN_FILE,
+    REPORT_FILE,
+    RESULTS_FILE,
+    leg_folders,
+)
+from ..runs.reader import Run, open_run
 from .playerstats import PlayerStats
-from .runlog import Run, RunError, open_run
 from .timeline import timeline, walk
 
 __all__ = [
-    "REPORT_FILE",
     "is_tournament",
     "match_data",
     "match_report",
@@ -36,7 +43,6 @@ __all__ = [
     "tournament_report",
 ]
 
-REPORT_FILE = "report.html"
 _MAX_CHART_POINTS = 2000
 _KINDS = {
     "deal": "d",
@@ -161,10 +167,10 @@ def tournament_report(directory: Path, out: Path | None = None) -> tuple[Path, l
     Returns the page and the sentences for matches whose logs could not be read
     (those are listed, not linked).
     """
-    results = _load_json(directory / "results.json")
+    results = _load_json(directory / RESULTS_FILE)
     if not isinstance(results, dict) or "rankings" not in results:
         raise RunError(
-            f"{directory / 'results.json'} has no rankings; it was written by an "
+            f"{directory / RESULTS_FILE} has no rankings; it was written by an "
             "older version of the kit."
         )
     page = out or directory / REPORT_FILE
@@ -174,9 +180,8 @@ def tournament_report(directory: Path, out: Path | None = None) -> tuple[Path, l
         if not isinstance(match, dict):
             continue
         match_id = str(match.get("id", "?"))
-        run_dir = directory / "matches" / match_id
-        legs = [*run_dir.glob("half-*"), *run_dir.glob("leg-*")]  # duplicate legs, if any
-        halves = sorted(p for p in legs if p.is_dir()) or [run_dir]
+        run_dir = directory / MATCHES_DIRECTORY / match_id
+        halves = leg_folders(run_dir) or [run_dir]  # duplicate legs, if any
         links = []
         for half in halves:
             try:
@@ -215,4 +220,4 @@ def tournament_report(directory: Path, out: Path | None = None) -> tuple[Path, l
 
 def is_tournament(directory: Path) -> bool:
     """Whether ``directory`` is a tournament's output directory."""
-    return (directory / "tournament.json").is_file() or (directory / "results.json").is_file()
+    return (directory / PLAN_FILE).is_file() or (directory / RESULTS_FILE).is_file()

@@ -1,10 +1,10 @@
 """A recorded hand, rebuilt step by step with the SDK's own state machine.
 
-:func:`walk` replays a :class:`~local_runner.view.runlog.Hand` through
+:func:`walk` replays a :class:`~local_runner.runs.hands.Hand` through
 :class:`sdk.states.RoundState` (the one betting state machine, so no rule is
 coded twice) and checks the record on the way: every action must be legal for
 the seat to act, and the payoff must be the rules' payoff.  A record that does
-not replay is a :class:`~local_runner.view.runlog.RunError`.
+not replay is a :class:`~local_runner.runs.errors.RunError`.
 
 :func:`timeline` turns a walk into the steps a person reads: the deal, each
 action with its amount, each street, swap and auction, each fault at the
@@ -35,7 +35,8 @@ from sdk.rules import Rules
 from sdk.states import RoundState, TerminalState
 
 from ..engine.dealer import showdown_ranks
-from .runlog import Cards, FaultRecord, Hand, RunError, SwapRecord
+from ..runs.errors import RunError
+from ..runs.hands import Cards, FaultRecord, Hand, SwapRecord
 
 __all__ = [
     "STREET_NAMES",

@@ -1,14 +1,17 @@
-"""Reading a run's files without trusting them.
+"""``hands.jsonl``: one JSON object per hand, written and read side by side.
 
-A run directory holds ``summary.json`` and ``hands.jsonl`` as a scrimmage writes
-them (``docs/runner-outputs.md``).  Either file may be missing, cut off by a
-crash or a full disk, edited by hand, or written by an older version of the
-kit; every such problem becomes a :class:`RunError` whose message names the
-file, the line and what to do, never a traceback.
+The writer's side is :func:`hand_to_json`, the one function that turns the engine's
+:class:`~local_runner.engine.records.HandRecord` (events with full round states) into
+what is written, and :func:`hand_line` its line.  The reader's side is
+:func:`read_hands` and :func:`parse_hand`, which give back a :class:`Hand`: the one hand
+type of everything that reads a run (replay, report, exports, timeline, statistics,
+plots).  Per-seat fields are in seat order (0 = dealer) and of any length: the reader
+takes the number of seats from each hand.
 
-Hands are read lazily (:meth:`Run.hands`), one line at a time, so memory stays
-flat however long the match.  Per-seat fields are tuples of any length: the
-reader takes the number of seats from each record.
+The reader trusts nothing: a line cut off by a crash or a full disk, edited by hand,
+or written by another version of the kit becomes a :class:`~.errors.RunError` whose
+message names the file, the line and what to do, never a traceback.  Hands are read
+lazily, one line at a time, so memory stays flat however long the match.
 """
 
 from __future__ import annotations
@@ -21,35 +24,107 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from sdk.actions import Action
-from sdk.errors import KitError
-from sdk.protocol import ProtocolError, decode_action
-from sdk.rules import Rules, RulesError
+from sdk.protocol import ProtocolError, decode_action, encode_action
+from sdk.rules import Rules
+
+from ..engine.records import (
+    ActionEvent,
+    AuctionEvent,
+    HandRecord,
+    StreetEvent,
+    SwapEvent,
+)
+from .errors import RERUN, RunError
+from .layout import HANDS_FILE
 
 __all__ = [
-    "HANDS_FILE",
-    "SUMMARY_FILE",
     "AuctionRecord",
     "Cards",
     "FaultRecord",
     "Hand",
     "HandAction",
-    "Run",
-    "RunError",
     "SwapRecord",
-    "open_run",
+    "hand_line",
+    "hand_to_json",
+    "parse_hand",
+    "read_hands",
 ]
-
-SUMMARY_FILE = "summary.json"
-HANDS_FILE = "hands.jsonl"
 
 Cards = tuple[str, ...]
 
 _CARD = re.compile(r"[2-9TJQKA][cdhs]\Z")
-_RERUN = "re-run the match with this version of the kit to get files it can read"
+_JSON = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 
 
-class RunError(KitError, ValueError):
-    """A run that cannot be read; the message says which file, where, and what to do."""
+# -- the writer's side ----------------------------------------------------------------
+
+
+def hand_to_json(record: HandRecord) -> dict[str, object]:
+    """The ``hands.jsonl`` object of one hand (sequences are tuples: JSON arrays).
+
+    Every key is always present: ``bounties`` and ``bounty_hits`` are None
+    outside Bounty Hold'em, ``auction`` is None when no auction took place, and
+    ``swaps`` is empty when no card was swapped.  Per-seat lists are in seat order.
+    """
+    names = record.players
+    actions: list[dict[str, object]] = []
+    swaps: list[dict[str, object]] = []
+    faults: list[dict[str, object]] = []
+    auction: dict[str, object] | None = None
+    street = 0
+    for event in record.events:
+        if isinstance(event, ActionEvent):
+            entry = {
+                "seat": event.seat,
+                "street": event.state.street,
+                "action": encode_action(event.action),
+                "forced": event.forced,
+            }
+            if event.seconds is not None:  # the reply's time, for clock use per street
+                entry["seconds"] = round(event.seconds, 6)
+            actions.append(entry)
+        elif isinstance(event, StreetEvent):
+            street = event.street
+        elif isinstance(event, SwapEvent):
+            swaps.append({"seat": event.seat, "street": street, "old": event.old, "new": event.new})
+        elif isinstance(event, AuctionEvent):
+            auction = {"bids": event.bids, "winners": event.winners}
+        else:
+            fault = event.fault
+            faults.append(
+                {
+                    "seat": event.seat,
+                    "player": names[event.seat],
+                    "kind": fault.kind.value,
+                    "detail": fault.detail,
+                    "hand": fault.hand,
+                }
+            )
+    has_bounty = any(rank is not None for rank in record.bounties)
+    return {
+        "hand": record.number,
+        "players": names,
+        "bankrolls_before": record.bankrolls_before,
+        "hole_cards": record.dealt,
+        "final_hands": record.final_hands,
+        "board": record.board,
+        "bounties": record.bounties if has_bounty else None,
+        "actions": actions,
+        "swaps": swaps,
+        "auction": auction,
+        "showdown": record.showdown,
+        "deltas": record.deltas,
+        "bounty_hits": record.bounty_hits if has_bounty else None,
+        "faults": faults,
+    }
+
+
+def hand_line(record: HandRecord) -> str:
+    """The ``hands.jsonl`` line of one hand, with its newline."""
+    return _JSON.encode(hand_to_json(record)) + "\n"
+
+
+# -- the reader's side ----------------------------------------------------------------
 
 
 class HandAction(NamedTuple):
@@ -91,7 +166,9 @@ class FaultRecord(NamedTuple):
     hand: int
     """The hand the fault happened in (a late end-of-hand reply belongs to the hand before)."""
     at: int | None
-    """Index in the hand's actions of the decision it came with, when the record says so."""
+    """Index in the hand's actions of the decision it came with, when the line says so (an
+    optional ``at`` field, which the kit's writer does not write: the timeline places a
+    fault by its hand, seat and kind)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +210,7 @@ class _Where:
         if key not in obj:
             raise self.error(
                 f"the hand has no {key!r} field, so it was written by an older "
-                f"(or newer) version of the kit; {_RERUN}."
+                f"(or newer) version of the kit; {RERUN}."
             )
         return obj[key]
 
@@ -176,8 +253,15 @@ def _short(value: Any) -> str:
 _TOSS = Rules.for_variant("toss")
 
 
-def parse_hand(obj: Any, where: _Where) -> Hand:
-    """Check one decoded ``hands.jsonl`` object and build its :class:`Hand`."""
+def parse_hand(obj: Any, path: Path | str = HANDS_FILE, line: int = 1) -> Hand:
+    """Check one decoded ``hands.jsonl`` object and build its :class:`Hand`.
+
+    ``path`` and ``line`` say where it came from in a :class:`~.errors.RunError`.
+    """
+    return _parse(obj, _Where(Path(path), line))
+
+
+def _parse(obj: Any, where: _Where) -> Hand:
     if not isinstance(obj, dict):
         raise where.error(f"a hand should be a JSON object, not {_short(obj)}.")
     get = where.get
@@ -293,163 +377,46 @@ def parse_hand(obj: Any, where: _Where) -> Hand:
     )
 
 
-@dataclass(frozen=True)
-class Run:
-    """A finished (or interrupted) match's directory, its summary checked."""
+def read_hands(path: Path) -> Iterator[Hand]:
+    """Every hand of the ``hands.jsonl`` at ``path`` in the order played, checked one
+    line at a time.
 
-    directory: Path
-    summary: dict[str, Any]
-    rules: Rules
-    seed: int
-    names: tuple[str, ...]
-    """The players in the order they were named (``summary.json``)."""
-
-    @property
-    def hands_path(self) -> Path:
-        """Where the hands are."""
-        return self.directory / HANDS_FILE
-
-    @property
-    def variant(self) -> str:
-        """The variant played."""
-        return self.rules.variant
-
-    def hands(self) -> Iterator[Hand]:
-        """Every hand in the order played, checked one line at a time.
-
-        Raises :class:`RunError` at the first line that is cut off, is not JSON,
-        lacks a field, or does not follow the hand before it.
-        """
-        path = self.hands_path
-        try:
-            stream = path.open("r", encoding="utf-8", errors="strict", newline="\n")
-        except OSError as error:
-            raise RunError(f"Cannot read {path}: {error.strerror or error}.") from None
-        expected = 1
-        with stream:
-            line_no = 0
-            try:
-                for line_no, line in enumerate(stream, 1):
-                    where = _Where(path, line_no)
-                    if not line.endswith("\n"):
-                        raise where.error(
-                            "the last line is cut off (the match was stopped while writing, or "
-                            "the file was truncated); the hands before it are fine: remove the "
-                            "line to read them."
-                        )
-                    try:
-                        obj = json.loads(line)
-                    except json.JSONDecodeError as error:
-                        raise where.error(
-                            f"not a JSON object ({error.msg}); the file is damaged "
-                            "or is not a hands.jsonl."
-                        ) from None
-                    hand = parse_hand(obj, where)
-                    if hand.number != expected:
-                        raise where.error(
-                            f"expected hand {expected}, found hand {hand.number}; "
-                            "the file is damaged or was edited."
-                        )
-                    expected += 1
-                    yield hand
-            except UnicodeDecodeError:
-                raise RunError(
-                    f"{path}, after line {line_no}: not UTF-8 text; the file is "
-                    "damaged or is not a hands.jsonl."
-                ) from None
-
-    def hand(self, number: int) -> Hand:
-        """Hand ``number`` (from 1); :class:`RunError` if the run has no such hand."""
-        if number < 1:
-            raise RunError(f"Hands are numbered from 1; there is no hand {number}.")
-        for hand in self.hands():
-            if hand.number == number:
-                return hand
-        raise RunError(f"{self.directory} has no hand {number}; it has {self.hand_count()} hands.")
-
-    def hand_count(self) -> int:
-        """How many hands ``hands.jsonl`` holds (lines; not checked)."""
-        try:
-            with self.hands_path.open("rb") as stream:
-                return sum(1 for _ in stream)
-        except OSError:
-            return 0
-
-
-def _load_summary(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RunError(
-            f"{path} is missing: the match did not finish writing its logs (it was killed), or "
-            f"{path.parent} is not a run directory (pass the directory a scrimmage wrote, "
-            "with summary.json and hands.jsonl)."
-        ) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise RunError(f"Cannot read {path}: {error}.") from None
-    try:
-        summary = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RunError(
-            f"{path} is not valid JSON ({error.msg} at line {error.lineno}); "
-            "it is damaged or was cut off."
-        ) from None
-    if not isinstance(summary, dict):
-        raise RunError(f"{path} should hold a JSON object.")
-    return summary
-
-
-def open_run(directory: Path | str) -> Run:
-    """Open a run directory written by a scrimmage (or one match of a tournament).
-
-    Checks ``summary.json`` (the rules, the seed, the players) and that
-    ``hands.jsonl`` exists; the hands themselves are checked as they are read.
-    A duplicate scrimmage's directory names its halves in the error.
+    Raises :class:`~.errors.RunError` at the first line that is cut off, is not JSON,
+    lacks a field, or does not follow the hand before it.
     """
-    path = Path(directory)
-    if not path.is_dir():
-        raise RunError(
-            f"{path} is not a directory; pass the directory a scrimmage wrote "
-            "(runs/scrimmage-<time>/ by default, or its --out)."
-        )
-    if not (path / HANDS_FILE).is_file():
-        legs = [*path.glob("half-*"), *path.glob("leg-*")]  # heads-up halves, or 3-seat legs
-        halves = sorted(p.name for p in legs if (p / HANDS_FILE).is_file())
-        if halves:
-            part = "half" if halves[0].startswith("half-") else "leg"
-            raise RunError(
-                f"{path} is a duplicate scrimmage: each {part} is its own run; pass "
-                f"{path / halves[0]} (or {', '.join(halves[1:])})."
-            )
-        if (path / "tournament.json").is_file():
-            raise RunError(
-                f"{path} is a tournament: pass one of its matches "
-                f"({path / 'matches'}/<id>/), or use `pokerbots report` on it."
-            )
-        raise RunError(
-            f"{path} has no {HANDS_FILE}: it is not a run directory written by "
-            "`pokerbots scrimmage` (or the match never started)."
-        )
-    summary_path = path / SUMMARY_FILE
-    summary = _load_summary(summary_path)
-    for key in ("rules", "seed", "players"):
-        if key not in summary:
-            raise RunError(
-                f"{summary_path} has no {key!r}: it was written by an older version "
-                f"of the kit; {_RERUN}."
-            )
     try:
-        rules = Rules.from_dict(summary["rules"])
-    except (RulesError, TypeError) as error:
-        raise RunError(f"{summary_path}: its rules cannot be used: {error}") from None
-    seed = summary["seed"]
-    players = summary["players"]
-    if type(seed) is not int:
-        raise RunError(f"{summary_path}: the seed should be a whole number, not {seed!r}.")
-    if (
-        not isinstance(players, list)
-        or len(players) < 2
-        or not all(isinstance(p, dict) and isinstance(p.get("name"), str) for p in players)
-    ):
-        raise RunError(f"{summary_path}: 'players' should list at least two players with names.")
-    return Run(path, summary, rules, seed, tuple(p["name"] for p in players))
+        stream = path.open("r", encoding="utf-8", errors="strict", newline="\n")
+    except OSError as error:
+        raise RunError(f"Cannot read {path}: {error.strerror or error}.") from None
+    expected = 1
+    with stream:
+        line_no = 0
+        try:
+            for line_no, line in enumerate(stream, 1):
+                where = _Where(path, line_no)
+                if not line.endswith("\n"):
+                    raise where.error(
+                        "the last line is cut off (the match was stopped while writing, or "
+                        "the file was truncated); the hands before it are fine: remove the "
+                        "line to read them."
+                    )
+                try:
+                    obj = json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise where.error(
+                        f"not a JSON object ({error.msg}); the file is damaged "
+                        "or is not a hands.jsonl."
+                    ) from None
+                hand = _parse(obj, where)
+                if hand.number != expected:
+                    raise where.error(
+                        f"expected hand {expected}, found hand {hand.number}; "
+                        "the file is damaged or was edited."
+                    )
+                expected += 1
+                yield hand
+        except UnicodeDecodeError:
+            raise RunError(
+                f"{path}, after line {line_no}: not UTF-8 text; the file is "
+                "damaged or is not a hands.jsonl."
+            ) from None
