@@ -16,9 +16,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from local_runner.play.config import ScrimmageConfig
-from local_runner.play.duplicate import run_duplicate
-from local_runner.play.spec import BotSpec
 
 from local_runner.bots.builtin import BUILTIN_BOTS, make_builtin
 from local_runner.engine.match import Match, MatchSettings
@@ -45,6 +42,9 @@ from local_runner.runs.layout import HANDS_FILE, SUMMARY_FILE, leg_directories, 
 from local_runner.runs.reader import open_run
 from local_runner.runs.summary import read_summary, write_summary
 from local_runner.runs.writer import MatchLogWriter
+from local_runner.tables.config import ScrimmageConfig
+from local_runner.tables.spec import BotSpec
+from local_runner.tables.table import play_table
 from sdk import Bot
 from sdk.actions import Action
 from sdk.protocol import encode_action
@@ -286,11 +286,11 @@ def test_the_legs_a_duplicate_writes_are_the_legs_the_reader_finds(
 ) -> None:
     rules = Rules.for_variant(variant).replace(num_rounds=4)
     specs = [BotSpec.parse(f"builtin:{bot}") for bot in bots]
-    result = run_duplicate(specs, ScrimmageConfig(rules=rules, seed=2), tmp_path)
+    result = play_table(specs, ScrimmageConfig(rules=rules, seed=2), tmp_path, duplicate=True)
     legs = leg_runs(tmp_path)
     assert [leg.name for leg in legs] == list(leg_directories(rules.seats))
     assert [leg.name for leg in legs] == list(result.directories)
-    assert read_summary(tmp_path / SUMMARY_FILE)["rounds"] == result.hands
+    assert read_summary(tmp_path / SUMMARY_FILE)["rounds"] == result.hands_played
     for leg in legs:
         assert (leg / HANDS_FILE).is_file()
         assert len(list(open_run(leg).hands())) == 4
