@@ -75,7 +75,9 @@ def test_play_runs_a_fault_free_match_of_every_variant_quickly(variant: str) -> 
     assert result.players[0].fault_counts == {} and result.players[1].fault_counts == {}
     assert result.players[0].bankroll + result.players[1].bankroll == 0
     assert result.players[0].decisions > 300
-    assert elapsed < 1.0, f"300 in-process hands took {elapsed:.2f} s"
+    # Not a benchmark (benchmarks/ measures speed): a generous bound that still proves in-process
+    # play waits on nothing; a wait of even 30 ms per decision would take over 10 s here.
+    assert elapsed < 10.0, f"300 in-process hands took {elapsed:.2f} s"
 
 
 def test_play_is_deterministic_by_seed() -> None:
