@@ -7,7 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow  # runs the pokerbots command
 
 
 def pokerbots(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:

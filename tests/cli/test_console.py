@@ -19,7 +19,11 @@ import termios
 from pathlib import Path
 
 import pytest
+
 from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow  # runs the pokerbots command, some on a pseudo-terminal
+
 
 HOSTILE = ROOT / "tests" / "hostile"
 

@@ -17,6 +17,9 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.slow  # runs the pokerbots command
+
+
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "headsup"
 

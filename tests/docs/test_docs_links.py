@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.conftest import ROOT
 
 from local_runner.submission.new import create_bot
+from tests.conftest import ROOT
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 

@@ -20,14 +20,17 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from tests.acpc_checks import STALE_ECHO
-from tests.conftest import MakeBot
 
 from local_runner.config import ScrimmageConfig
 from local_runner.engine.faults import FaultKind
 from local_runner.programs.bot_program import BotDirectoryError, BotProgram
 from local_runner.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import Rules
+from tests.acpc_checks import STALE_ECHO
+from tests.conftest import MakeBot
+
+pytestmark = pytest.mark.slow  # bot processes over sockets
+
 
 ACPC_BOT = """
     from local_runner.bots.builtin import make_builtin
@@ -91,6 +94,7 @@ def test_the_protocol_key_of_commands_json_is_checked(tmp_path: Path) -> None:
     assert BotProgram.from_directory(bot).protocol == "acpc"
 
 
+@pytest.mark.live
 @pytest.mark.skipif(
     not os.environ.get("POKERBOTS_ACPC_DEALER"),
     reason="set POKERBOTS_ACPC_DEALER to the folder of a built ACPC dealer and example_player",

@@ -18,14 +18,17 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from tests.conftest import MakeBot
-from tests.engine.test_acpc_seat import ACPC_BOT, acpc_bot
 
 from local_runner.config import ScrimmageConfig
 from local_runner.engine.acpc_seat import AcpcSocketSeat
 from local_runner.engine.seat_view import Message
 from local_runner.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import Rules
+from tests.conftest import MakeBot
+from tests.engine.test_acpc_seat import ACPC_BOT, acpc_bot
+
+pytestmark = pytest.mark.slow  # bot processes over sockets
+
 
 MIT_RANDOM = """
     from local_runner.bots.builtin import make_builtin
@@ -154,6 +157,7 @@ def test_a_mixed_table_plays_the_same_hands_as_an_all_mit_table(
     assert mixed.players[0].decisions == mit.players[0].decisions > 200
 
 
+@pytest.mark.live
 @pytest.mark.skipif(
     not os.environ.get("POKERBOTS_ACPC_DEALER"),
     reason="set POKERBOTS_ACPC_DEALER to the folder of a built ACPC dealer and example_player",

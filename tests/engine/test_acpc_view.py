@@ -15,7 +15,6 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from tests.acpc_checks import Golden, load
 
 from local_runner import match as match_module
 from local_runner.engine.acpc_view import AcpcView
@@ -28,6 +27,7 @@ from sdk.acpc import parse_log_state, position_of_seat, strip_line_ending
 from sdk.actions import Action, CallAction, CheckAction, FoldAction, RaiseAction
 from sdk.rules import Rules
 from sdk.states import RoundState, TerminalState
+from tests.acpc_checks import Golden, load
 
 RECORDINGS = Path(__file__).resolve().parents[1] / "acpc"
 Cards = tuple[str, ...]

@@ -48,6 +48,8 @@ from sdk.actions import CallAction, CheckAction, FoldAction
 from sdk.protocol import MAX_LINE_BYTES, Clock
 from sdk.rules import Rules
 
+pytestmark = pytest.mark.slow  # hostile bot processes, and the runner's CLI
+
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = Path(__file__).resolve().parents[1] / "hostile"
 MARK = "POKERBOTS_HOSTILE_TEST"
@@ -59,6 +61,7 @@ LOG_LIMIT = 65536
 RUNNER = """
 import sys
 from local_runner.cli import main
+
 try:
     code = main(sys.argv[2:])
 finally:

@@ -24,12 +24,20 @@ from local_runner.config import ScrimmageConfig
 from local_runner.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import Rules
 
+pytestmark = pytest.mark.slow  # an independent client process over a socket
+
+
 CLIENT = Path(__file__).resolve().parents[1] / "mit_client" / "player.py"
 HANDS = 500
 
 
 def mit_bot(
-    directory: Path, variant: str, nodelay: bool = True, late_at: int = 0, delay: float = 0.0
+    directory: Path,
+    variant: str,
+    nodelay: bool = True,
+    late_at: int = 0,
+    delay: float = 0.0,
+    late_by: float = 0.5,
 ) -> Path:
     """A bot directory whose player.py is the independent client, playing ``variant``.
 
@@ -40,7 +48,7 @@ def mit_bot(
     shutil.copy(CLIENT, directory / "player.py")
     options = ["--nodelay"] if nodelay else []
     if late_at:
-        options += ["--late-at", str(late_at)]
+        options += ["--late-at", str(late_at), "--late-by", str(late_by)]
     if delay:
         options += ["--delay", str(delay)]
     commands = {"build": [], "run": [sys.executable, "player.py", variant, *options]}

@@ -18,7 +18,6 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
-from tests.engine.test_mit_client import mit_bot
 
 from local_runner.bots.builtin import make_builtin
 from local_runner.config import RunnerSettings, ScrimmageConfig
@@ -29,6 +28,9 @@ from local_runner.engine.socket_seat import SocketSeat
 from local_runner.scrimmage import BotSpec, run_scrimmage
 from sdk.protocol import Clause
 from sdk.rules import MIT_VARIANTS, Rules
+from tests.engine.test_mit_client import mit_bot
+
+pytestmark = pytest.mark.slow  # client processes over sockets
 
 
 class OneMessageSeat(Seat):
@@ -133,17 +135,22 @@ def test_a_bot_with_the_mit_skeletons_io_plays_every_hand_over_many_seeds(
 def test_a_late_reply_then_normal_play_loses_no_line_and_counts_the_defaults(
     tmp_path: Path, watched_socket_sends: list[tuple[str, int]]
 ) -> None:
-    # The independent MIT client (the skeleton's I/O) sleeps half a second before its 5th
-    # reply; the reply timeout is 0.3 s.  Its opponent is a second client process that takes
-    # 2 ms a reply, so the 400 hands last well over a second and cannot outrun the late reply.
-    late_bot = mit_bot(tmp_path / "late", "nlhe", nodelay=False, late_at=5)
-    other = mit_bot(tmp_path / "other", "nlhe", nodelay=False, delay=0.002)
-    rules = Rules.for_variant("nlhe").replace(num_rounds=400)
+    # The independent MIT client (the skeleton's I/O) sleeps 1.5 s before its 5th reply; the
+    # reply timeout is 0.3 s.  The margin is wide on purpose: the runner accepts a late line as
+    # on time when it reads the line before it checks the deadline (a runner held off the CPU
+    # past the late reply's arrival, or a lazily collected acknowledgement read on behalf of the
+    # other seat), so a near-miss of 0.5 s against 0.3 s failed under load; this needs a 1.2 s
+    # stall.  Its opponent is a second client process that takes 4 ms a reply, so the 600
+    # hands last at least 2.4 s whatever the machine and cannot outrun the late reply: at most
+    # 375 of its replies fit in the 1.5 s, and every hand asks it at least once.
+    late_bot = mit_bot(tmp_path / "late", "nlhe", nodelay=False, late_at=5, late_by=1.5)
+    other = mit_bot(tmp_path / "other", "nlhe", nodelay=False, delay=0.004)
+    rules = Rules.for_variant("nlhe").replace(num_rounds=600)
     config = ScrimmageConfig(rules=rules, seed=3, runner=RunnerSettings(reply_timeout=0.3))
     out = tmp_path / "out"
     result = run_scrimmage([BotSpec.parse(str(late_bot)), BotSpec.parse(str(other))], config, out)
     late = result.players[0]
-    assert result.hands_played == 400
+    assert result.hands_played == 600
     assert late.fault_counts == {FaultKind.TIMEOUT: 1}
     assert result.players[1].fault_counts == {}
     # While the late reply was owed, the runner played for the bot without asking; once it
@@ -151,7 +158,7 @@ def test_a_late_reply_then_normal_play_loses_no_line_and_counts_the_defaults(
     assert late.defaulted > 0
     assert late.decisions > 50
     stats = json.loads((late_bot / "stats.json").read_text(encoding="utf-8"))
-    assert stats["hands"] == 400
+    assert stats["hands"] == 600
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["players"][0]["decisions_defaulted"] == late.defaulted
     assert watched_socket_sends == []

@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.golden.transcripts import play
 
 from local_runner.engine import dealer
 from local_runner.engine.dealer import _holes, deal_hand, showdown_winner
@@ -36,6 +35,7 @@ from sdk.protocol import (
 )
 from sdk.rules import MIT_VARIANTS, Rules, RulesError
 from sdk.states import GameState, RoundState, TerminalState
+from tests.golden.transcripts import play
 
 TOSS = Rules.for_variant("toss")
 NLHE = Rules.for_variant("nlhe")

@@ -15,6 +15,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+from local_runner.bots.builtin import make_builtin
+from local_runner.engine.dealer import Deal, bounty_ranks, deal_hand, showdown_winner
+from local_runner.engine.faults import FaultKind
+from local_runner.engine.match import Match, MatchSettings
+from local_runner.engine.records import ActionEvent, AuctionEvent, HandRecord, SwapEvent
+from local_runner.engine.seats import InProcessSeat
+from sdk.actions import HIDDEN_BID, HIDDEN_RANK, Action, BidAction, CheckAction, FoldAction
+from sdk.bot import Bot
+from sdk.protocol import Clause
+from sdk.rules import BountyRules, Rules, SwapRules
+from sdk.states import GameState, RoundState, TerminalState
 from tests.golden.transcripts import (
     SCENARIOS,
     A,
@@ -30,20 +44,6 @@ from tests.golden.transcripts import (
     play,
     transcript,
 )
-from hypothesis import Phase, given, settings
-from hypothesis import strategies as st
-
-from local_runner.bots.builtin import make_builtin
-from local_runner.engine.dealer import Deal, bounty_ranks, deal_hand, showdown_winner
-from local_runner.engine.faults import FaultKind
-from local_runner.engine.match import Match, MatchSettings
-from local_runner.engine.records import ActionEvent, AuctionEvent, HandRecord, SwapEvent
-from local_runner.engine.seats import InProcessSeat
-from sdk.actions import HIDDEN_BID, HIDDEN_RANK, Action, BidAction, CheckAction, FoldAction
-from sdk.bot import Bot
-from sdk.protocol import Clause
-from sdk.rules import BountyRules, Rules, SwapRules
-from sdk.states import GameState, RoundState, TerminalState
 
 AUCTION = Rules.for_variant("auction")
 SWAP = Rules.for_variant("swap")

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.conftest import ROOT, MakeBot
 
 from local_runner.config import ScrimmageConfig
 from local_runner.duplicate import run_duplicate
@@ -25,9 +24,13 @@ from local_runner.results.standings import (
 from local_runner.results.stats import mean_ci, summarize, summarize_duplicate
 from local_runner.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import Rules
+from tests.conftest import ROOT, MakeBot
+
+pytestmark = pytest.mark.slow  # bot processes and the CLI
 
 CALLER = """
 from sdk import Bot, CallAction, CheckAction, parse_args, run_bot
+
 
 class Player(Bot):
     def get_action(self, game_state, round_state, active):

@@ -10,10 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.conftest import ROOT, MakeBot
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.engine.test_acpc_seat import acpc_bot
 
 from local_runner.bots.builtin import make_builtin
 from local_runner.config import ScrimmageConfig
@@ -24,6 +22,11 @@ from local_runner.results.stats import Moments
 from local_runner.scrimmage import BotSpec, UsageError
 from sdk import Bot
 from sdk.rules import Rules
+from tests.conftest import ROOT, MakeBot
+from tests.engine.test_acpc_seat import acpc_bot
+
+pytestmark = pytest.mark.slow  # bot processes and the CLI
+
 
 #: A deterministic bot process on the ACPC wire (a 3-seat table's wire).
 ACPC_CHECKCALL = """

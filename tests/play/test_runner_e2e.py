@@ -5,15 +5,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.conftest import MakeBot
+import pytest
 
 from local_runner.config import RunnerSettings, ScrimmageConfig
 from local_runner.engine.faults import FaultKind
 from local_runner.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import Rules
+from tests.conftest import MakeBot
+
+pytestmark = pytest.mark.slow  # bot processes over sockets
 
 CALLER = """
 from sdk import Bot, CallAction, CheckAction, parse_args, run_bot
+
 
 class Player(Bot):
     def get_action(self, game_state, round_state, active):

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.conftest import ROOT, MakeBot
 
 from local_runner.config import ScrimmageConfig
 from local_runner.executors import BotBundle, local_pool
@@ -34,11 +33,15 @@ from local_runner.tournament import (
     run_tournament,
 )
 from sdk.rules import Rules
+from tests.conftest import ROOT, MakeBot
+
+pytestmark = pytest.mark.slow  # process pools, a dask cluster and the CLI
 
 BUILTINS = ["builtin:random", "builtin:raise", "builtin:checkcall"]
 
 CALLER = """
 from sdk import Bot, CallAction, CheckAction, parse_args, run_bot
+
 
 class Player(Bot):
     def get_action(self, game_state, round_state, active):

@@ -11,9 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.conftest import ROOT, MakeBot
-from tests.engine.test_acpc_seat import acpc_bot
-from tests.play.test_duplicate_three import ACPC_CHECKCALL
 
 from local_runner.config import ScrimmageConfig
 from local_runner.engine.seating import duplicate_orders
@@ -33,6 +30,12 @@ from local_runner.tournament import (
     run_tournament,
 )
 from sdk.rules import Rules
+from tests.conftest import ROOT, MakeBot
+from tests.engine.test_acpc_seat import acpc_bot
+from tests.play.test_duplicate_three import ACPC_CHECKCALL
+
+pytestmark = pytest.mark.slow  # process pools, a dask cluster and the CLI
+
 
 FOUR = ["builtin:random", "builtin:raise", "builtin:checkcall", "builtin:equity"]
 

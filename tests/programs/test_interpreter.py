@@ -16,6 +16,8 @@ from local_runner.programs.interpreter import InterpreterError, choose_python
 from local_runner.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import Rules
 
+pytestmark = pytest.mark.slow  # bot processes
+
 
 def fake_python(directory: Path, *, has_eval7: bool, extra_path: Path | None = None) -> Path:
     """A ``python3`` in ``directory``: the kit's interpreter behind a wrapper that either

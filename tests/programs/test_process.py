@@ -16,6 +16,8 @@ import pytest
 from local_runner.programs.bot_program import BotDirectoryError, BotProgram
 from local_runner.programs.process import BotProcess, BotStartError, ResourceLimits
 
+pytestmark = pytest.mark.slow  # real processes
+
 PY = sys.executable
 
 
@@ -339,6 +341,7 @@ from pathlib import Path
 from local_runner.programs.bot_program import BotProgram
 from local_runner.programs.process import BotProcess
 from local_runner.programs.proc_tracker import enable_child_subreaper
+
 assert enable_child_subreaper()
 bot = Path(sys.argv[1])
 proc = BotProcess(BotProgram.from_directory(bot), name="A", log_path=bot / "A.log")

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.engine.test_hostile import MARK, ROOT, copy_bot, interrupt_scrimmage, leftovers
 
 from local_runner import sandbox as sandbox_module
 from local_runner.config import Limits, RunnerSettings, ScrimmageConfig
@@ -28,6 +27,10 @@ from local_runner.engine.records import MatchResult
 from local_runner.programs.sandbox import Sandbox, SandboxUnavailable, sandbox_problem
 from local_runner.scrimmage import BotSpec, UsageError, run_scrimmage
 from sdk.rules import Rules
+from tests.engine.test_hostile import MARK, ROOT, copy_bot, interrupt_scrimmage, leftovers
+
+pytestmark = pytest.mark.slow  # bot processes in bubblewrap
+
 
 needs_bwrap = pytest.mark.skipif(
     shutil.which("bwrap") is None,

@@ -13,7 +13,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from tests.acpc_checks import Golden, Scripted, check_client, load, play_seat, recorded_replies
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -36,6 +35,7 @@ from sdk.gamedef import ACPC_GAMES
 from sdk.rules import PRESETS, Rules
 from sdk.runner import parse_args, run_bot
 from sdk.states import GameState, RoundState, TerminalState
+from tests.acpc_checks import Golden, Scripted, check_client, load, play_seat, recorded_replies
 
 GOLDEN = Path(__file__).resolve().parents[1] / "acpc"
 LABELS = ("acpc-2pl", "acpc-3pl", "nolimit-2p-server", "acpc-2pn")

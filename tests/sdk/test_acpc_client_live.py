@@ -14,14 +14,19 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from tests.acpc_checks import check_all, check_client, live_match
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = os.environ.get("POKERBOTS_ACPC_DEALER")
-pytestmark = pytest.mark.skipif(
-    not FOLDER,
-    reason="set POKERBOTS_ACPC_DEALER to the folder of a built ACPC dealer and example_player",
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.live,
+    pytest.mark.skipif(
+        not FOLDER,
+        reason="set POKERBOTS_ACPC_DEALER to the folder of a built ACPC dealer and example_player",
+    ),
+]
 HANDS = 200
 #: A kit bot as a program: a built-in bot behind the SDK's runner (argv: name, then the
 #: runner's own arguments).

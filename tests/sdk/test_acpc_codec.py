@@ -11,7 +11,6 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from tests.acpc_checks import Golden, check_all, check_log, check_order_and_blinds, check_wire, load
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -50,6 +49,7 @@ from sdk.acpc import (
 )
 from sdk.gamedef import ACPC_GAMES
 from sdk.protocol import ProtocolError
+from tests.acpc_checks import Golden, check_all, check_log, check_order_and_blinds, check_wire, load
 
 GOLDEN = Path(__file__).resolve().parents[1] / "acpc"
 LABELS = ("acpc-2pl", "acpc-3pl", "nolimit-2p-server", "acpc-2pn")

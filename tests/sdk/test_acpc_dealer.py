@@ -13,7 +13,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from tests.acpc_checks import check_all, live_match
 
 from sdk.acpc import (
     VERSION_LINE,
@@ -27,12 +26,17 @@ from sdk.acpc import (
     strip_line_ending,
 )
 from sdk.gamedef import parse_gamedef
+from tests.acpc_checks import check_all, live_match
 
 FOLDER = os.environ.get("POKERBOTS_ACPC_DEALER")
-pytestmark = pytest.mark.skipif(
-    not FOLDER,
-    reason="set POKERBOTS_ACPC_DEALER to the folder of a built ACPC dealer and example_player",
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.live,
+    pytest.mark.skipif(
+        not FOLDER,
+        reason="set POKERBOTS_ACPC_DEALER to the folder of a built ACPC dealer and example_player",
+    ),
+]
 
 
 @pytest.mark.parametrize("label", ["acpc-2pl", "acpc-3pl", "nolimit-2p-server", "acpc-2pn"])

@@ -40,12 +40,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from tests.pokerkit_checks import AUTOMATIONS
 
 from local_runner.engine.dealer import showdown_winner
 from sdk.actions import Action, ActionType, CallAction, CheckAction, FoldAction, RaiseAction
 from sdk.rules import RANKS, SUITS, Rules
 from sdk.states import RoundState, State, TerminalState
+from tests.pokerkit_checks import AUTOMATIONS
 
 pokerkit = pytest.importorskip("pokerkit")
 

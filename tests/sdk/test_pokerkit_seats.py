@@ -27,12 +27,15 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from tests.pokerkit_checks import AUTOMATIONS
 
 from local_runner.engine.dealer import showdown_ranks
 from sdk.actions import Action, CallAction, CheckAction, FoldAction, RaiseAction
 from sdk.rules import RANKS, SUITS, Rules
 from sdk.states import RoundState, State, TerminalState
+from tests.pokerkit_checks import AUTOMATIONS
+
+pytestmark = pytest.mark.slow  # 10,000 hands a game against PokerKit: about two minutes of CPU
+
 
 pokerkit = pytest.importorskip("pokerkit")
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from tests.reference import states_heads_up as old
 
 from sdk.actions import BidAction, CallAction, CheckAction, FoldAction, RaiseAction
 from sdk.rules import Rules
 from sdk.states import RoundState, TerminalState
+from tests.reference import states_heads_up as old
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 DECK = [rank + suit for rank in RANKS for suit in SUITS]

@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.conftest import ROOT
 
 from local_runner.config import ScrimmageConfig
 from local_runner.programs.bot_program import BotProgram
@@ -23,6 +22,10 @@ from local_runner.scrimmage import BotSpec, run_scrimmage, speaks_acpc
 from local_runner.submission.metadata import parse_readme, render_readme
 from local_runner.submission.new import NewBotError, create_bot, readme_answers, refresh_bot
 from sdk.rules import Rules
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow  # new bots' own tests in a subprocess, and matches
+
 
 GAMES = ROOT / "tests" / "acpc_games"
 TEAM = {

@@ -14,11 +14,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.conftest import ROOT
 
 import sdk
 from local_runner.submission.new import NewBotError, create_bot, readme_answers, refresh_bot
 from local_runner.submission.vendor import MANIFEST, check_vendored_sdk, plan_sdk_refresh
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow  # the CLI in subprocesses
 
 
 def pokerbots(*args: str) -> subprocess.CompletedProcess[str]:

@@ -11,6 +11,8 @@ import pytest
 from local_runner.cli import main as cli_main
 from local_runner.submission.new import NewBotError, create_bot
 
+pytestmark = pytest.mark.slow  # new bots' own test suites in subprocesses
+
 
 @pytest.mark.parametrize("strategy", ["equity", "range"])
 def test_strategy_bot_is_standalone_and_its_tests_pass(tmp_path: Path, strategy: str) -> None:

@@ -24,7 +24,6 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from tests.conftest import ROOT
 
 import sdk
 from local_runner.cli import main as cli_main
@@ -41,6 +40,10 @@ from local_runner.submission.new import (
 )
 from local_runner.submission.vendor import check_vendored_sdk, sdk_files, sdk_source
 from sdk.rules import Rules
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow  # new bots' own tests in subprocesses, and matches
+
 
 AWKWARD = {
     "bot_name": "zoe_bot-2",

@@ -42,6 +42,8 @@ from local_runner.validate.dynamic import SmokeMatch, check_memory, check_reply_
 from local_runner.validate.processes import check_cleanup, processes_inside
 from sdk.rules import Rules
 
+pytestmark = pytest.mark.slow  # validates real bot processes
+
 ROOT = Path(__file__).resolve().parents[2]
 ADA = Person("Ada Lovelace", "ada@example.org")
 METADATA = Metadata(
@@ -54,6 +56,7 @@ METADATA = Metadata(
     variant="nlhe",
     technique="Plays its made hand and sizes bets by strength.",
 )
+
 #: Metadata an ACPC entry may carry: no template placeholder, no example domain.
 ACPC_METADATA = Metadata(
     bot_name="acpcbot",

@@ -19,14 +19,17 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from tests.acpc_checks import STALE_ECHO
-from tests.conftest import ROOT, MakeBot
 
 from local_runner.config import ConfigError
 from local_runner.submission.metadata import Metadata, Person, render_readme
 from local_runner.validate import ValidateOptions, validate
 from local_runner.validate.acpc_matches import ACPC_CHECKS, acpc_game, describe_rules, match_plan
 from local_runner.validate.profiles import detect_profile
+from tests.acpc_checks import STALE_ECHO
+from tests.conftest import ROOT, MakeBot
+
+pytestmark = pytest.mark.slow  # validates real bot processes
+
 
 DEALER = os.environ.get("POKERBOTS_ACPC_DEALER")
 needs_dealer = pytest.mark.skipif(
@@ -283,6 +286,7 @@ def example_player_bot(tmp_path: Path, game: str) -> Path:
     return bot
 
 
+@pytest.mark.live
 @needs_dealer
 @pytest.mark.parametrize(
     ("options", "game"),
@@ -314,6 +318,7 @@ def test_the_example_player_wrapped_in_startme_is_validated(
     assert report["cleanup"].status == "pass"
 
 
+@pytest.mark.live
 @needs_dealer
 @pytest.mark.parametrize(
     ("label", "variant", "game"),

@@ -14,16 +14,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from tests.validate.test_validate import (
-    ACPC_METADATA,
-    ROOT,
-    failed,
-    make_acpc_bot,
-    make_good_bot,
-    render_readme,
-    set_commands,
-    zip_directory,
-)
 
 from local_runner.cli import build_parser
 from local_runner.cli.validate import options_from_args
@@ -38,6 +28,19 @@ from local_runner.validate.competition import check_submission_format
 from local_runner.validate.dynamic import build_errors, smoke_config
 from local_runner.validate.profiles import detect_profile, mit_season
 from sdk.rules import Rules
+from tests.validate.test_validate import (
+    ACPC_METADATA,
+    ROOT,
+    failed,
+    make_acpc_bot,
+    make_good_bot,
+    render_readme,
+    set_commands,
+    zip_directory,
+)
+
+pytestmark = pytest.mark.slow  # validates real bot processes
+
 
 STATIC = ValidateOptions(run_match=False)
 HOSTILE = Path(__file__).resolve().parents[1] / "hostile"

@@ -9,7 +9,6 @@ import warnings
 from pathlib import Path
 
 import pytest
-from tests.conftest import ROOT
 
 from local_runner.config import ScrimmageConfig
 from local_runner.engine.seats import InProcessSeat
@@ -22,6 +21,7 @@ from sdk.actions import Action, CheckAction, RaiseAction
 from sdk.bot import Bot
 from sdk.rules import Rules
 from sdk.states import GameState, RoundState
+from tests.conftest import ROOT
 
 pokerkit = pytest.importorskip("pokerkit")
 

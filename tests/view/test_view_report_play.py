@@ -14,13 +14,16 @@ import time
 from pathlib import Path
 
 import pytest
-from tests.conftest import ROOT
 
 from local_runner.config import ScrimmageConfig
 from local_runner.scrimmage import BotSpec, run_scrimmage
 from local_runner.view.report import match_data, match_report
 from local_runner.view.runlog import open_run
 from sdk.rules import Rules
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow  # matches with bot processes, a terminal and a browser
+
 
 CHROMIUM = next(
     (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None
@@ -86,6 +89,7 @@ def test_report_data_counts_every_hand(tmp_path: Path) -> None:
     assert stats["hands"] == 60 and stats["pfr"] == round(raised / 60, 4) and raised > 30
 
 
+@pytest.mark.browser
 @needs_chromium
 @pytest.mark.parametrize("variant", ["nlhe", "auction", "acpc-3pl"])
 def test_report_loads_in_chromium_and_shows_the_chosen_hand(tmp_path: Path, variant: str) -> None:
@@ -103,6 +107,7 @@ def test_report_loads_in_chromium_and_shows_the_chosen_hand(tmp_path: Path, vari
     assert dom.count('<tr data-hand="') == 120
 
 
+@pytest.mark.browser
 @needs_chromium
 def test_report_screenshot_is_not_blank(tmp_path: Path) -> None:
     Image = pytest.importorskip("PIL.Image", reason="Pillow comes with the plot extra")
@@ -116,6 +121,7 @@ def test_report_screenshot_is_not_blank(tmp_path: Path) -> None:
     assert dark > 0.01, f"only {dark:.4f} of the page is drawn"
 
 
+@pytest.mark.browser
 @needs_chromium
 def test_tournament_report_links_every_match(tmp_path: Path) -> None:
     out = tmp_path / "t"
@@ -158,6 +164,7 @@ def test_tournament_report_links_every_match(tmp_path: Path) -> None:
     assert dom.count("<tr>") >= 3  # the standings have a row per bot
 
 
+@pytest.mark.browser
 @needs_chromium
 def test_three_seat_tournament_report_shows_each_group(tmp_path: Path) -> None:
     out = tmp_path / "t3"
