@@ -95,7 +95,7 @@ def test_recorded_no_limit_raises_are_hand_totals() -> None:
         golden = load(GOLDEN / label)
         game = golden.game
         for hand in check_wire(golden).values():
-            from acpc_checks import replay
+            from tests.acpc_checks import replay
 
             state = next(iter(hand.final.values()))
             spent = replay(game, state, hand.actors)
