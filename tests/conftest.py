@@ -17,6 +17,12 @@ ROOT = Path(__file__).resolve().parents[1]
 MakeBot = Callable[..., Path]
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: two workers a core.  Many tests wait on bot processes, sockets and timeouts
+    rather than compute, so a second worker a core keeps the cores busy (2 cores: 4 workers)."""
+    return 2 * (os.cpu_count() or 1)
+
+
 @pytest.fixture
 def make_bot(tmp_path: Path) -> MakeBot:
     """Write a bot directory whose player.py is ``source`` and return its path.

@@ -26,14 +26,14 @@ broken promise (the runner then records a crash):
   ``K``, then the small blind discards; each discarded card is the next card of the
   board; the hand ends with ``O`` (two cards) and the delta ``A<int>``.
 
-Run as ``python player.py VARIANT [--nodelay] [--late-at N] PORT``; ``--nodelay`` sets
-``TCP_NODELAY`` (the MIT Python skeleton does not); ``--late-at N`` sleeps half a second before
-the N-th reply; ``--delay S`` sleeps S seconds before every reply.  Its I/O is the MIT skeleton's:
-one text file ``sock.makefile('rw')`` for both directions, ``readline``, ``write`` and
-``flush``.  CPython drops what such a file has read ahead when it writes, so an engine
-that sends a second line before the first is answered loses that line here, as it
-would with every real MIT Python bot.  At ``Q`` it writes ``stats.json``
-(what it saw) into its working directory.
+Run as ``python player.py VARIANT [--nodelay] [--late-at N [--late-by S]] PORT``; ``--nodelay``
+sets ``TCP_NODELAY`` (the MIT Python skeleton does not); ``--late-at N`` sleeps ``--late-by``
+seconds (half a second unless given) before the N-th reply; ``--delay S`` sleeps S seconds
+before every reply.  Its I/O is the MIT skeleton's: one text file ``sock.makefile('rw')`` for
+both directions, ``readline``, ``write`` and ``flush``.  CPython drops what such a file has
+read ahead when it writes, so an engine that sends a second line before the first is
+answered loses that line here, as it would with every real MIT Python bot.  At ``Q`` it
+writes ``stats.json`` (what it saw) into its working directory.
 """
 
 from __future__ import annotations
@@ -453,6 +453,7 @@ def main() -> int:
     channel = sock.makefile("rw")  # exactly as the MIT skeletons open it
     late_at = int(sys.argv[sys.argv.index("--late-at") + 1]) if "--late-at" in sys.argv else 0
     delay = float(sys.argv[sys.argv.index("--delay") + 1]) if "--delay" in sys.argv else 0.0
+    late_by = float(sys.argv[sys.argv.index("--late-by") + 1]) if "--late-by" in sys.argv else 0.5
     line = ""
     replies = 0
     try:
@@ -464,7 +465,7 @@ def main() -> int:
             if delay:
                 time.sleep(delay)
             if replies == late_at:
-                time.sleep(0.5)  # one late reply: the runner times it out and goes on
+                time.sleep(late_by)  # one late reply: the runner times it out and goes on
             channel.write(reply + "\n")
             channel.flush()
     except Violation as violation:

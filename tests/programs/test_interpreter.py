@@ -1,0 +1,133 @@
+"""Which ``python3`` a bot runs: the user's on PATH, the kit's, or one named in the config."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from local_runner.programs.interpreter import InterpreterError, choose_python
+from local_runner.tables.config import ConfigError, ScrimmageConfig, load_config
+from local_runner.tables.scrimmage import BotSpec, run_scrimmage
+from sdk.errors import KitError
+from sdk.rules import Rules
+
+pytestmark = pytest.mark.slow  # bot processes
+
+
+def fake_python(directory: Path, *, has_eval7: bool, extra_path: Path | None = None) -> Path:
+    """A ``python3`` in ``directory``: the kit's interpreter behind a wrapper that either
+    refuses ``import eval7`` (a user's Python without it) or adds ``extra_path`` (a user's
+    Python with packages of its own)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    script = directory / "python3"
+    lines = ["#!/bin/sh"]
+    if not has_eval7:
+        lines.append('if [ "$2" = "import eval7" ]; then exit 1; fi')
+    if extra_path is not None:
+        lines.append(f'export PYTHONPATH="{extra_path}"')
+    lines.append(f'exec "{sys.executable}" "$@"')
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return script
+
+
+def test_kit_puts_the_kits_interpreter_first() -> None:
+    choice = choose_python("kit")
+    assert choice.executable == sys.executable
+    assert choice.bot_path("/usr/bin").split(os.pathsep) == [
+        str(Path(sys.executable).parent),
+        "/usr/bin",
+    ]
+
+
+def test_path_leaves_path_alone(tmp_path: Path) -> None:
+    user = fake_python(tmp_path / "bin", has_eval7=False)
+    choice = choose_python("path", path=str(tmp_path / "bin"))
+    assert choice.executable == str(user)
+    assert choice.bot_path("/x:/y") == "/x:/y"
+
+
+def test_auto_takes_the_users_python_when_it_has_eval7(tmp_path: Path) -> None:
+    user = fake_python(tmp_path / "bin", has_eval7=True)
+    choice = choose_python("auto", path=str(tmp_path / "bin"))
+    assert choice.executable == str(user) and choice.first_on_path is None
+
+
+def test_auto_falls_back_to_the_kit_when_the_users_python_lacks_eval7(tmp_path: Path) -> None:
+    fake_python(tmp_path / "bin", has_eval7=False)
+    choice = choose_python("auto", path=str(tmp_path / "bin"))
+    assert choice.executable == sys.executable
+    assert "cannot import eval7" in choice.reason and str(tmp_path / "bin") in choice.reason
+
+
+def test_a_named_interpreter_is_python3_and_python_for_the_bot(tmp_path: Path) -> None:
+    user = fake_python(tmp_path / "bin", has_eval7=True)
+    choice = choose_python(str(user))
+    assert choice.first_on_path is not None
+    for name in ("python3", "python"):
+        assert os.path.realpath(Path(choice.first_on_path) / name) == os.path.realpath(user)
+
+
+def test_a_bad_named_interpreter_is_a_config_error_that_says_what_to_use(tmp_path: Path) -> None:
+    with pytest.raises(InterpreterError, match='Use "auto", "path", "kit"'):
+        choose_python(str(tmp_path / "missing"))
+    assert issubclass(InterpreterError, KitError)  # the command line reports it as a usage error
+
+
+def test_the_config_file_chooses_the_interpreter(tmp_path: Path) -> None:
+    path = tmp_path / "match.toml"
+    path.write_text('[runner]\npython = "path"\n', encoding="utf-8")
+    assert load_config(path).runner.python == "path"
+    path.write_text("[runner]\npython = 3\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="python must be a string"):
+        load_config(path)
+
+
+USES_USER_PACKAGE = """
+    import userpkg  # installed only for the user's own Python
+    from sdk import Bot, CheckAction, CallAction, parse_args, run_bot
+
+    class Player(Bot):
+        def get_action(self, game_state, round_state, active):
+            legal = round_state.legal_actions()
+            return CheckAction() if CheckAction in legal else CallAction()
+
+    run_bot(Player(), parse_args())
+"""
+
+
+def test_a_bot_finds_the_packages_of_the_users_python_and_a_missing_one_is_explained(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    packages = tmp_path / "site"
+    (packages / "userpkg").mkdir(parents=True)
+    (packages / "userpkg" / "__init__.py").write_text("", encoding="utf-8")
+    user_bin = tmp_path / "userbin"
+    fake_python(user_bin, has_eval7=True, extra_path=packages)
+    monkeypatch.setenv("PATH", os.pathsep.join([str(user_bin), os.environ["PATH"]]))
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "player.py").write_text(textwrap.dedent(USES_USER_PACKAGE), encoding="utf-8")
+    os.symlink(Path(__file__).resolve().parents[2] / "sdk", bot / "sdk")
+    (bot / "commands.json").write_text(
+        json.dumps({"build": [], "run": ["python3", "player.py"]}), encoding="utf-8"
+    )
+    rules = Rules.for_variant("nlhe").replace(num_rounds=20)
+    specs = [BotSpec.parse(str(bot)), BotSpec.parse("builtin:checkcall")]
+
+    result = run_scrimmage(specs, ScrimmageConfig(rules=rules, seed=1), tmp_path / "auto")
+    assert result.players[0].fault_counts == {}  # auto: the user's python3 (it has eval7)
+    assert result.players[0].decisions > 0
+
+    kit = ScrimmageConfig(rules=rules, seed=1).with_overrides(python="kit")
+    result = run_scrimmage(specs, kit, tmp_path / "kit")
+    assert result.players[0].decisions == 0
+    log = (tmp_path / "kit" / "bot.log").read_text(encoding="utf-8")
+    assert "python3 for this bot: the kit's own interpreter" in log
+    assert "No module named 'userpkg'" in log
