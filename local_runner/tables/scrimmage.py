@@ -39,7 +39,6 @@ from ..programs.interpreter import BotPython, choose_python
 from ..programs.process import BotProcess, BotStartError, ResourceLimits
 from ..programs.sandbox import Sandbox, sandbox_problem
 from ..results.match_stats import MatchStats
-from ..results.standings import MatchStats
 from ..results.stats import statistics_dict
 from ..runs.layout import bot_log_name
 from ..runs.writer import MatchLogWriter

@@ -65,11 +65,12 @@ def play_table(
     is one leg, logged in ``out_dir`` itself.  With ``duplicate`` every seating of
     :func:`~local_runner.engine.seating.duplicate_orders` plays the same deals, each leg
     starting every bot afresh, with its logs in its own subdirectory
-    (:func:`~local_runner.runs.layout.leg_directories`) and ``out_dir/summary.json`` combining them.  ``on_hand``
-    sees every hand of every leg (the record's ``number`` restarts at 1 in each).  After
-    Ctrl-C in a leg, the next legs are not played.  ``sandbox`` runs bot directories in a
-    sandbox, as :func:`~local_runner.tables.scrimmage.run_scrimmage` does.  A bot that does
-    not start stops the table after that leg, unless ``play_absent`` (see
+    (:func:`~local_runner.runs.layout.leg_directories`) and ``out_dir/summary.json``
+    combining them.  ``on_hand`` sees every hand of every leg (the record's ``number``
+    restarts at 1 in each).  After Ctrl-C in a leg, the next legs are not played.
+    ``sandbox`` runs bot directories in a sandbox, as
+    :func:`~local_runner.tables.scrimmage.run_scrimmage` does.  A bot that does not start
+    stops the table after that leg, unless ``play_absent`` (see
     :func:`~local_runner.tables.scrimmage.run_scrimmage`).  Bot faults never raise.
 
     >>> from pathlib import Path; import tempfile

@@ -30,7 +30,7 @@ from local_runner.tables.tournament import (
 from sdk.rules import Rules
 from tests.conftest import ROOT, MakeBot
 from tests.engine.test_acpc_seat import acpc_bot
-from tests.play.test_duplicate_three import ACPC_CHECKCALL
+from tests.tables.test_duplicate_three import ACPC_CHECKCALL
 
 pytestmark = pytest.mark.slow  # process pools, a dask cluster and the CLI
 
