@@ -59,9 +59,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     Every kit error (:class:`~sdk.errors.KitError`) that ends a command is printed as its
     sentence and exits with its ``exit_status``.
 
-    SIGTERM is handled like Ctrl-C: bots are stopped and the logs so far are written.
+    SIGTERM and SIGINT are handled like Ctrl-C (even when SIGINT was ignored at start): bots
+    are stopped and the logs so far are written.
     """
     signal.signal(signal.SIGTERM, _interrupt)
+    # A shell without job control starts `cmd &` with SIGINT ignored, and the ignored state
+    # is inherited: a scheduler's or a script's `kill -INT` would then do nothing.  SIGINT
+    # always means "stop as Ctrl-C does" for the kit's commands.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):

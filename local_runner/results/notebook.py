@@ -22,6 +22,7 @@ __all__ = ["COLOURS", "bankroll_svg", "table_html"]
 COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7")
 
 _WIDTH, _HEIGHT, _PAD = 560, 200, 44
+_CELL = "padding:0.15em 0.8em"
 
 
 def bankroll_svg(names: Sequence[str], series: Sequence[Sequence[tuple[int, int]]]) -> str:
@@ -87,12 +88,11 @@ def table_html(result: TableResult) -> str:
             mbb = summaries[bot].mbb_per_hand
             rate, interval = f"{mbb.mean:+.1f}", f"{mbb.low:+.1f} to {mbb.high:+.1f}"
         faults = sum(result.fault_counts(bot).values())
+        cells = (f"{result.bankrolls[bot]:+d}", rate, interval, str(faults))
         rows.append(
-            f'<tr><td style="color:{colour};font-weight:bold">{escape(name)}</td>'
-            f'<td style="text-align:right">{result.bankrolls[bot]:+d}</td>'
-            f'<td style="text-align:right">{rate}</td>'
-            f'<td style="text-align:right">{interval}</td>'
-            f'<td style="text-align:right">{faults}</td></tr>'
+            f'<tr><td style="{_CELL};color:{colour};font-weight:bold">{escape(name)}</td>'
+            + "".join(f'<td style="{_CELL};text-align:right">{cell}</td>' for cell in cells)
+            + "</tr>"
         )
     verdict = result.verdict()
     verdict_text = "No hands were played yet." if verdict is None else f"Verdict: {verdict}."
@@ -103,8 +103,12 @@ def table_html(result: TableResult) -> str:
     return (
         '<div class="pokerbots-result">'
         f"<p><strong>{title}</strong></p>"
-        '<table><thead><tr><th style="text-align:left">bot</th><th>chips</th>'
-        f"<th>mbb/hand</th><th>{confidence}</th><th>faults</th></tr></thead>"
+        f'<table><thead><tr><th style="{_CELL};text-align:left">bot</th>'
+        + "".join(
+            f'<th style="{_CELL};text-align:right">{head}</th>'
+            for head in ("chips", "mbb/hand", confidence, "faults")
+        )
+        + "</tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
         f"<p>{escape(verdict_text)}</p>{chart}</div>"
     )
