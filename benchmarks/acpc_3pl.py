@@ -8,7 +8,7 @@ lineup is the same on both sides: two ``example_player`` processes and one kit b
 built-in random bot through ``run_bot(..., protocol="acpc")``), all speaking the ACPC wire
 over loopback TCP.
 
-* Kit runner: ``run_scrimmage`` of ``acpc-3pl`` with the two example players wrapped in a
+* Kit runner: ``play_table`` of ``acpc-3pl`` with the two example players wrapped in a
   two-line ``startme.sh`` and the kit bot's ``commands.json`` saying ``"protocol": "acpc"``;
   logs are written.  Hands/s is the hands over the match's own wall time
   (``summary.json``'s ``wall_seconds``: from the first hand, every bot connected).
@@ -37,8 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from local_runner.tables.config import ScrimmageConfig  # noqa: E402
-from local_runner.tables.scrimmage import BotSpec, run_scrimmage  # noqa: E402
+from local_runner import BotSpec, ScrimmageConfig, play_table  # noqa: E402
 from sdk.rules import Rules  # noqa: E402
 
 GAME = "holdem.limit.3p.game"
@@ -76,7 +75,7 @@ def kit_runner(bots: tuple[Path, Path, Path], hands: int, seed: int, out: Path) 
     """Hands/s of one acpc-3pl scrimmage in the kit's runner (logs written)."""
     rules = Rules.for_variant("acpc-3pl").replace(num_rounds=hands)
     specs = [BotSpec.parse(str(path)) for path in bots]
-    result = run_scrimmage(specs, ScrimmageConfig(rules=rules, seed=seed), out)
+    result = play_table(specs, ScrimmageConfig(rules=rules, seed=seed), out)
     faults = [p.name for p in result.players if p.fault_counts or p.start_failure]
     if result.hands_played != hands or faults:
         raise SystemExit(f"the kit's match failed: {result.hands_played} hands, faults {faults}")

@@ -24,12 +24,14 @@ import tempfile
 import time
 from pathlib import Path
 
+import local_runner as kit
+
+# The in-process figure measures the engine itself, below the public face: a Match of two
+# built-in bots with no logs and no result objects.
 from local_runner.bots.builtin import make_builtin
 from local_runner.engine.match import Match
 from local_runner.engine.seats import InProcessSeat
-from local_runner.tables.config import ScrimmageConfig
-from local_runner.tables.scrimmage import BotSpec, run_scrimmage
-from sdk.rules import VARIANTS, Rules
+from sdk.rules import VARIANTS
 
 HERE = Path(__file__).resolve().parent
 BOTS = HERE / "bots"
@@ -37,7 +39,7 @@ BOTS = HERE / "bots"
 
 def in_process(variant: str, bot: str, hands: int) -> float:
     """Hands per second of two built-in bots in this process (no logs)."""
-    rules = Rules.for_variant(variant).replace(num_rounds=hands)
+    rules = kit.Rules.for_variant(variant).replace(num_rounds=hands)
     seats = [
         InProcessSeat(f"p{seed}", make_builtin(bot, seed), rules) for seed in range(rules.seats)
     ]
@@ -48,23 +50,21 @@ def in_process(variant: str, bot: str, hands: int) -> float:
 
 def over_sockets(variant: str, bot: str, hands: int) -> float:
     """Hands per second of two bot processes over TCP, logs written, start-up excluded."""
-    rules = Rules.for_variant(variant).replace(num_rounds=hands)
-    specs = [BotSpec.parse(str(BOTS / bot)), BotSpec.parse(str(BOTS / bot))]
+    rules = kit.Rules.for_variant(variant).replace(num_rounds=hands)
+    specs = [kit.BotSpec.parse(str(BOTS / bot)), kit.BotSpec.parse(str(BOTS / bot))]
     with tempfile.TemporaryDirectory() as out:
-        result = run_scrimmage(specs, ScrimmageConfig(rules=rules, seed=1), Path(out))
+        result = kit.play_table(specs, kit.ScrimmageConfig(rules=rules, seed=1), Path(out))
     return hands / result.wall_seconds
 
 
 _MEMORY_PROBE = """
 import resource, sys, tempfile
 from pathlib import Path
-from local_runner.tables.config import ScrimmageConfig
-from local_runner.tables.scrimmage import BotSpec, run_scrimmage
-from sdk.rules import Rules
-rules = Rules().replace(num_rounds=int(sys.argv[1]))
-specs = [BotSpec.parse("builtin:random"), BotSpec.parse("builtin:random")]
+import local_runner as kit
+rules = kit.Rules().replace(num_rounds=int(sys.argv[1]))
+specs = [kit.BotSpec.parse("builtin:random"), kit.BotSpec.parse("builtin:random")]
 with tempfile.TemporaryDirectory() as out:
-    run_scrimmage(specs, ScrimmageConfig(rules=rules, seed=1), Path(out))
+    kit.play_table(specs, kit.ScrimmageConfig(rules=rules, seed=1), Path(out))
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
@@ -100,7 +100,7 @@ def main() -> None:
         for bot in ("checkcall", "random"):
             load_before = os.getloadavg()[0]
             # Bot processes speak the MIT wire, which seats two: a 3-seat game is in-process.
-            heads_up = Rules.for_variant(variant).seats == 2
+            heads_up = kit.Rules.for_variant(variant).seats == 2
             sockets = (
                 median_of(repeats, over_sockets, variant, bot, socket_hands) if heads_up else None
             )

@@ -31,9 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from local_runner.tables.config import ScrimmageConfig
-from local_runner.tables.executors import local_pool
-from local_runner.tables.tournament import plan_tournament, run_tournament
+from local_runner import ScrimmageConfig, open_executor, plan_tournament, run_tournament
 from sdk.rules import Rules
 
 BOTS = Path(__file__).resolve().parent / "bots"
@@ -57,7 +55,7 @@ def run_once(workers: int, rounds: int, matches: int) -> tuple[float, float, int
     with tempfile.TemporaryDirectory() as out:
         cpu = _children_cpu()
         start = time.perf_counter()
-        with local_pool(workers) as pool:
+        with open_executor(workers) as pool:
             result = run_tournament(plan, Path(out), pool)
         seconds = time.perf_counter() - start
         cpu = _children_cpu() - cpu
@@ -80,7 +78,7 @@ def run_three_seat_once(executor: str, rounds: int) -> tuple[float, int, tuple[f
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
         if executor == "pool":
-            with local_pool(2) as pool:
+            with open_executor(2) as pool:
                 result = run_tournament(plan, Path(out), pool)
         else:
             import distributed  # an optional extra: pip install -e '.[cluster]'

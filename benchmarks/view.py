@@ -16,9 +16,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from local_runner import BotSpec, ScrimmageConfig, play_table
+
+# The replay, export and report steps are timed one by one, below the public face.
 from local_runner.runs.reader import open_run
-from local_runner.tables.config import ScrimmageConfig
-from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from local_runner.view.acpc import write_acpc_log
 from local_runner.view.phh import write_phhs
 from local_runner.view.replay import HandFilter, plain_replay, select_hands
@@ -30,7 +31,7 @@ def measure(hands: int, work: Path) -> dict[str, float]:
     """Seconds per step, and the report's size in KiB, for a match of ``hands`` hands."""
     out = work / f"run-{hands}"
     config = ScrimmageConfig(rules=Rules.for_variant("nlhe").replace(num_rounds=hands), seed=7)
-    run_scrimmage([BotSpec.parse("builtin:random"), BotSpec.parse("builtin:raise")], config, out)
+    play_table([BotSpec.parse("builtin:random"), BotSpec.parse("builtin:raise")], config, out)
     run = open_run(out)
     figures: dict[str, float] = {}
     start = time.perf_counter()
