@@ -155,13 +155,14 @@ class Rules:
 
     @staticmethod
     def for_variant(variant: str) -> Rules:
-        """The competition defaults of ``variant`` (one of :data:`VARIANTS`)."""
-        try:
-            return PRESETS[variant]
-        except KeyError:
-            raise RulesError(
-                f"Unknown variant {variant!r}; choose one of: {', '.join(VARIANTS)}."
-            ) from None
+        """The competition defaults of ``variant``: one of :data:`VARIANTS`, or a season's
+        alias (``mit-2026``; :mod:`sdk.games` declares them)."""
+        preset = PRESETS.get(variant)
+        if preset is not None:
+            return preset
+        from .games import find_game  # the games declare their presets: imported here
+
+        return find_game(variant).rules
 
     def replace(self, **changes: Any) -> Rules:
         """A copy of these rules with some fields changed (validated)."""
@@ -288,6 +289,8 @@ class Rules:
             raise RulesError(f"Rules must be a table of parameters, not {type(data).__name__}.")
         variant = str(data.get("variant", "nlhe"))
         base = Rules(variant=CUSTOM) if variant == CUSTOM else Rules.for_variant(variant)
+        if "variant" in data:  # a season's alias names its game
+            data = {**data, "variant": base.variant}
         known = set(Rules.__dataclass_fields__)
         unknown = sorted(set(data) - known)
         if unknown and not strict:

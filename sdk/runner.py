@@ -30,6 +30,7 @@ from .acpc_client import AcpcClient
 from .bot import Bot
 from .client import BotClient
 from .gamedef import GameDef, parse_gamedef
+from .games import ACPC, games_speaking
 from .protocol import MAX_LINE_BYTES, ProtocolError, decode_message, encode_action
 from .rules import ENVIRONMENT_VARIABLE, Rules, rules_from_environment
 
@@ -37,7 +38,7 @@ __all__ = ["PROTOCOLS", "parse_args", "run_bot"]
 
 #: The wires a bot can speak: the MIT engines' and the ACPC dealer's.
 PROTOCOLS = ("mit", "acpc")
-_ACPC_VARIANTS = ("acpc-2pl", "acpc-2pn", "acpc-3pl")
+_ACPC_VARIANTS = games_speaking(ACPC)
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["non_negative_int", "positive_int", "seconds"]
+from sdk.games import SEASONS, find_game
+from sdk.rules import RulesError
+
+__all__ = ["VARIANT_HELP", "non_negative_int", "positive_int", "seconds", "variant_name"]
+
+#: How ``--variant``'s help names the seasons' aliases.
+VARIANT_HELP = "a season's name also works: " + ", ".join(
+    f"{alias} ({name})" for alias, name in SEASONS.items()
+)
 
 
 def non_negative_int(text: str) -> int:
@@ -31,3 +39,11 @@ def seconds(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
     return value
+
+
+def variant_name(text: str) -> str:
+    """A game's name for ``--variant``: its own, or its season's alias (``mit-2026``)."""
+    try:
+        return find_game(text).name
+    except RulesError as error:
+        raise argparse.ArgumentTypeError(str(error).removesuffix(".")) from None

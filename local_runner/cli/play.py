@@ -11,11 +11,13 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from sdk.games import GAMES
+
 from ..tables.config import load_config
 from ..tables.spec import BotSpec
 from ..tables.table import play_table
 from ..view.human import human_seat_factory
-from .arguments import non_negative_int, positive_int
+from .arguments import VARIANT_HELP, non_negative_int, positive_int, variant_name
 
 __all__ = ["register", "run"]
 
@@ -37,9 +39,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("bot", metavar="BOT", help="the bot to play against")
     parser.add_argument(
         "--variant",
-        choices=["nlhe", "swap", "auction", "bounty"],
+        type=variant_name,
+        choices=[name for name, game in GAMES.items() if game.rules.seats == 2],
         default="nlhe",
-        help="the game (default nlhe)",
+        help=f"the game (default nlhe; {VARIANT_HELP})",
     )
     parser.add_argument("--rounds", type=positive_int, default=20, help="hands (default 20)")
     parser.add_argument(

@@ -25,7 +25,7 @@ from ..results.table import TableResult
 from ..tables.config import ScrimmageConfig, load_config
 from ..tables.spec import BotSpec, UsageError
 from ..tables.table import planned_legs, play_table
-from .arguments import non_negative_int, positive_int
+from .arguments import VARIANT_HELP, non_negative_int, positive_int, variant_name
 from .console import make_console, print_warning
 from .outputs import prepare_scrimmage_folder
 from .progress import PlainProgress
@@ -53,8 +53,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("bots", nargs="*", metavar="BOT", help="up to two bots (three in acpc-3pl)")
     parser.add_argument(
         "--variant",
+        type=variant_name,
         choices=VARIANTS,
-        help="the game (default: nlhe, or the config's)",
+        help=f"the game (default: nlhe, or the config's; {VARIANT_HELP})",
     )
     parser.add_argument("--rounds", type=positive_int, help="hands to play (default 1000)")
     parser.add_argument(

@@ -23,6 +23,8 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from sdk.rules import VARIANTS
+
 from ..results.standings import MatchSummary, Standings
 from ..results.stats import Summary
 from ..runs.layout import CROSS_TABLE_PNG, MATCHES_FILE, RESULTS_FILE
@@ -36,7 +38,7 @@ from ..tables.tournament import (
     plan_tournament,
     run_tournament,
 )
-from .arguments import non_negative_int, positive_int
+from .arguments import VARIANT_HELP, non_negative_int, positive_int, variant_name
 from .console import make_console, print_warning, styled
 from .progress import Heartbeat, elapsed
 
@@ -63,8 +65,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--variant",
-        choices=["nlhe", "swap", "auction", "bounty", "acpc-3pl"],
-        help="the game (default nlhe)",
+        type=variant_name,
+        choices=VARIANTS,
+        help=f"the game (default nlhe; {VARIANT_HELP})",
     )
     parser.add_argument(
         "--rounds", type=positive_int, help="hands per match (per leg if duplicate)"

@@ -22,7 +22,7 @@ from ..validate import (
 )
 from ..validate.checks import format_bytes
 from ..validate.options import ACPC_VALIDATION_HANDS, SMOKE_HANDS
-from .arguments import non_negative_int, positive_int, seconds
+from .arguments import VARIANT_HELP, non_negative_int, positive_int, seconds, variant_name
 from .console import make_console, print_error
 
 __all__ = [
@@ -67,7 +67,10 @@ def add_validate_options(parser: argparse.ArgumentParser) -> None:
         "default: the Profile line of the bot's README, else mit when it has commands.json",
     )
     parser.add_argument(
-        "--variant", choices=VARIANTS, help="the variant to play (default: README.txt's Variant)"
+        "--variant",
+        type=variant_name,
+        choices=VARIANTS,
+        help=f"the variant to play (default: README.txt's Variant; {VARIANT_HELP})",
     )
     parser.add_argument(
         "--game",

@@ -31,6 +31,7 @@ from sdk.actions import (
     FoldAction,
     RaiseAction,
 )
+from sdk.games import Street, street_named
 from sdk.rules import Rules
 from sdk.states import RoundState
 
@@ -46,9 +47,6 @@ from ..engine.seating import slots_in_seats
 
 __all__ = ["final_line", "format_fault", "format_hand", "header_line"]
 
-_STREET_NAMES = {3: "Flop", 4: "Turn", 5: "River"}
-#: The MIT 2026 engine's labels (Toss Hold'em): a street is named by the street before it.
-_TOSS_STREET_NAMES = {2: "Flop", 3: "Discard 1", 4: "Discard 2", 5: "Turn", 6: "River"}
 _PLAIN_ACTIONS: dict[type, str] = {FoldAction: "folds", CallAction: "calls", CheckAction: "checks"}
 
 # Details that already read as the MIT engine's fault lines do.
@@ -91,19 +89,17 @@ def _action_line(name: str, action: Action, state: RoundState) -> str:
 
 def _street_line(
     names: tuple[str, ...],
-    street: int,
+    street: Street,
     board: tuple[str, ...],
     stacks: tuple[int, ...],
     start: int,
-    toss: bool = False,
 ) -> str:
     """A new street: its board, and what each seat has put in (its starting stack less its
     stack now)."""
     chips = ", ".join(
         f"{name} ({start - stack})" for name, stack in zip(names, stacks, strict=True)
     )
-    label = (_TOSS_STREET_NAMES if toss else _STREET_NAMES)[street]
-    return f"{label} [{' '.join(board)}], {chips}"
+    return f"{street.log_name} [{' '.join(board)}], {chips}"
 
 
 def format_hand(record: HandRecord, rules: Rules) -> list[str]:
@@ -126,7 +122,6 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
         f"{names[big_seat]} posts the blind of {rules.big_blind}",
         *(f"{names[seat]} dealt [{' '.join(record.dealt[seat])}]" for seat in seats),
     )
-    show_hands = rules.swap is not None
     hands = list(record.dealt)
     swapped = [False] * len(names)
     folded = [False] * len(names)
@@ -148,14 +143,11 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
             folded[event.seat] = folded[event.seat] or isinstance(event.action, FoldAction)
         elif isinstance(event, StreetEvent):
             board = event.board
-            append(
-                _street_line(
-                    names, event.street, board, event.stacks, rules.starting_stack, rules.discard
-                )
-            )
+            street = street_named(rules, event.street)
+            append(_street_line(names, street, board, event.stacks, rules.starting_stack))
             if bounty is not None or rules.discard:
                 append(f"Current stacks: {event.stacks[0]}, {event.stacks[1]}")
-            hands_due = show_hands and event.street in (3, 4)
+            hands_due = street.swaps
         elif isinstance(event, SwapEvent):
             hands[event.seat] = event.new
             swapped[event.seat] = True
@@ -164,7 +156,8 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
             for seat in event.winners:
                 append(f"{names[seat]} won the auction and was dealt [{event.hands[seat][-1]}]")
             s0, s1 = event.stacks
-            append(_street_line(names, 3, board, event.stacks, rules.starting_stack))
+            flop = street_named(rules, 3)
+            append(_street_line(names, flop, board, event.stacks, rules.starting_stack))
             if bounty is not None:
                 append(f"Current stacks: {s0}, {s1}")
         else:

@@ -40,7 +40,8 @@ from types import MappingProxyType
 
 from sdk.errors import KitError
 from sdk.gamedef import ACPC_GAMES, GameDef, GameDefError, parse_gamedef
-from sdk.rules import MIT_VARIANTS, VARIANTS
+from sdk.games import GAMES, SEASONS, native_wire
+from sdk.rules import MIT_VARIANTS, VARIANTS, Rules
 
 from .metadata import (
     PROFILES,
@@ -203,7 +204,9 @@ def template_directory() -> Path:
 def default_profile(variant: str) -> str:
     """The competition a game is played in: ``mit`` for the MIT games, ``acpc`` for the
     ACPC ones (the profile's default answer follows the variant)."""
-    return "mit" if variant.strip().lower() in MIT_VARIANTS else "acpc"
+    name = variant.strip().lower()
+    game = GAMES.get(SEASONS.get(name, name))
+    return game.competition.profile if game is not None else "acpc"
 
 
 #: What a game definition file's name may hold: it is written into startme.sh,
@@ -306,8 +309,9 @@ def answer_problem(key: str, value: str) -> str | None:
             "letters, digits, '-' and '_', starting with a letter (at most 64 characters), "
             "for example 'my-bot'."
         )
-    if key == "variant" and text.lower() not in VARIANTS:
-        return f"The variant {text!r} is unknown; choose one of: {', '.join(VARIANTS)}."
+    if key == "variant" and text.lower() not in VARIANTS and text.lower() not in SEASONS:
+        names = ", ".join([*VARIANTS, *SEASONS])
+        return f"The variant {text!r} is unknown; choose one of: {names}."
     if key == "profile" and text.lower() not in PROFILES:
         return f"The profile {text!r} is unknown; choose one of: {', '.join(PROFILES)}."
     if key == "leader_email" and not is_email(text):
@@ -351,6 +355,9 @@ def normalize_answers(
     if directory_name is not None:
         merged["bot_name"] = directory_name
     merged.update({key: value for key, value in answers.items() if key in _BY_KEY})
+    season = str(merged["variant"]).strip().lower()
+    if season in SEASONS:  # a season's alias names its game: mit-2026 is toss
+        merged["variant"] = SEASONS[season]
     if "profile" not in answers and isinstance(merged["variant"], str):
         merged["profile"] = default_profile(merged["variant"])
     result: dict[str, str] = {}
@@ -690,6 +697,7 @@ def _render(template: Path, answers: Mapping[str, str], readme: str, scratch: Pa
     context = {
         "bot_name": answers["bot_name"],
         "variant": answers["variant"],
+        "wire": native_wire(Rules.for_variant(answers["variant"])),
         "game_file": answers.get("game", ""),
         "_readme": readme,
     }

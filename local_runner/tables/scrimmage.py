@@ -24,6 +24,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from sdk.games import ACPC, native_wire
 from sdk.rules import ENVIRONMENT_VARIABLE, Rules
 
 from ..bots.builtin import make_builtin
@@ -423,5 +424,5 @@ def speaks_acpc(program: BotProgram, rules: Rules) -> bool:
     """Whether the bot speaks the ACPC wire: its commands.json says so, or it has only a
     startme.sh and the game is an ACPC one (as the ACPC server starts every bot)."""
     if program.protocol != "auto":
-        return program.protocol == "acpc"
-    return rules.on_illegal == "call" and not rules.all_in_checks  # the ACPC games' ways
+        return program.protocol == ACPC
+    return native_wire(rules) == ACPC

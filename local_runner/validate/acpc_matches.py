@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sdk.rules import VARIANTS, Rules
+from sdk.games import ACPC, games_speaking
+from sdk.rules import Rules
 
 from ..programs.bot_program import BotProgram
 from ..results.standings import MatchStats
@@ -84,7 +85,7 @@ CHUMP = "builtin:chump"
 #: Hands per match of the script's games by number of players (``submission_2pl`` and
 #: ``_2pn``: 3000, ``_3pl``: 1000); a game file plays the same as its number of players.
 HANDS_PER_MATCH = {2: 3000, 3: 1000}
-_ACPC_VARIANTS = tuple(variant for variant in VARIANTS if variant.startswith("acpc-"))
+_ACPC_VARIANTS = games_speaking(ACPC)
 _NO_STACK_LIMIT = 2**31 - 1  # the dealer's stack in limit games, which name none
 
 

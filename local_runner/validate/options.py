@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sdk.games import SEASONS
 from sdk.rules import VARIANTS
 
 from ..submission.archive import ArchiveLimits
@@ -66,10 +67,11 @@ class ValidateOptions:
             raise ValueError(
                 f"Unknown profile {self.profile!r}; choose one of: {', '.join(PROFILES)}."
             )
+        if self.variant in SEASONS:  # a season's alias names its game: mit-2026 is toss
+            object.__setattr__(self, "variant", SEASONS[self.variant])
         if self.variant is not None and self.variant not in VARIANTS:
-            raise ValueError(
-                f"Unknown variant {self.variant!r}; choose one of: {', '.join(VARIANTS)}."
-            )
+            names = ", ".join([*VARIANTS, *SEASONS])
+            raise ValueError(f"Unknown variant {self.variant!r}; choose one of: {names}.")
         if self.hands is not None and self.hands < 1:
             raise ValueError(f"A validation plays at least 1 hand, not {self.hands}.")
         for name in (

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sdk.games import GAMES
 from sdk.rules import MIT_VARIANTS, Rules
 
 from ..submission.metadata import PROFILES, declared_profile, metadata_path
@@ -62,23 +63,18 @@ class MitSeason:
         return f"MIT Pokerbots {self.year} ({self.variant})"
 
 
-#: Which year each variant was played (mit-engines.md, section 2: 2022 swap, 2024 auction,
-#: 2025 bounty, 2026 toss).  The clock of each year (30 s per 1000 hands in 2022-2024, 60 s
-#: in 2025 and 2026, section 1.7 and the table of section 1.11) is the variant's
-#: Rules.game_clock.
+#: Which year each MIT game was played, from its declaration (:mod:`sdk.games`).
 _MIT_YEARS: dict[str, int | None] = {
-    "nlhe": None,
-    "swap": 2022,
-    "auction": 2024,
-    "bounty": 2025,
-    "toss": 2026,
+    name: int(game.competition.season.removeprefix("mit-")) if game.competition.season else None
+    for name, game in GAMES.items()
+    if game.competition.profile == "mit"
 }
 
-#: ACPC 2009: "The total amount of time a player can take in one match is seven seconds
-#: times the number of hands", and heads-up matches are 3000 hands
-#: (shared/rules/acpc-2009-competition.txt, "During each match" and "Winner Determination").
-ACPC_SECONDS_PER_HAND = 7.0
-ACPC_HANDS_PER_MATCH = 3000
+#: The ACPC 2009 competition's hands per heads-up match and seconds per hand, from the
+#: declaration of its heads-up games.
+_ACPC = GAMES["acpc-2pn"].competition
+ACPC_HANDS_PER_MATCH = _ACPC.rounds
+ACPC_SECONDS_PER_HAND = _ACPC.clock / _ACPC.rounds
 
 
 def mit_season(variant: str) -> MitSeason:

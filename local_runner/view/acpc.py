@@ -33,6 +33,7 @@ from sdk.acpc import (
     format_score,
 )
 from sdk.actions import BidAction
+from sdk.games import GAMES
 from sdk.pots import exact_pot_deltas
 
 from ..engine.dealer import showdown_ranks
@@ -44,8 +45,12 @@ from .timeline import Walk, walk
 __all__ = ["ACPC_VARIANTS", "hand_to_acpc", "write_acpc_log"]
 
 
-#: Variants with an ACPC form: hold'em without swaps, auctions or bounties.
-ACPC_VARIANTS = frozenset({"nlhe", "acpc-2pl", "acpc-2pn", "acpc-3pl"})
+#: Variants with an ACPC form: hold'em without swaps, auctions, bounties or discards.
+ACPC_VARIANTS = frozenset(
+    name
+    for name, game in GAMES.items()
+    if not (game.rules.swap or game.rules.auction or game.rules.bounty or game.rules.discard)
+)
 
 
 def _betting(w: Walk) -> tuple[tuple[AcpcAction, ...], ...]:

@@ -31,6 +31,7 @@ from sdk.actions import (
     FoldAction,
     RaiseAction,
 )
+from sdk.games import street_named
 from sdk.rules import Rules
 from sdk.states import RoundState, TerminalState
 
@@ -39,8 +40,6 @@ from ..runs.errors import RunError
 from ..runs.hands import Cards, FaultRecord, Hand, SwapRecord
 
 __all__ = [
-    "STREET_NAMES",
-    "TOSS_STREET_NAMES",
     "Step",
     "Walk",
     "describe_action",
@@ -50,14 +49,13 @@ __all__ = [
     "walk",
 ]
 
-STREET_NAMES = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
-#: Toss Hold'em's streets (numbered by their board cards), named as the MIT 2026 gamelog does.
-TOSS_STREET_NAMES = {0: "preflop", 2: "flop", 3: "discard 1", 4: "discard 2", 5: "turn", 6: "river"}
+_PLAIN = Rules()  # a game named without rules: plain hold'em's streets
 
 
 def street_name(street: int, rules: Rules | None) -> str:
-    """The name of ``street`` in the game of ``rules`` (None: a game without discards)."""
-    return (TOSS_STREET_NAMES if rules is not None and rules.discard else STREET_NAMES)[street]
+    """The name of ``street`` in the game of ``rules`` (its declaration in :mod:`sdk.games`;
+    None: plain hold'em)."""
+    return street_named(rules if rules is not None else _PLAIN, street).name
 
 
 #: Fault kinds after which the runner plays a default action for the seat.

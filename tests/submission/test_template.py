@@ -586,10 +586,12 @@ def test_the_template_holds_no_sdk_and_renders_no_user_text() -> None:
     assert not [path for path in template.rglob("*") if path.name == "sdk"]
     context = json.loads((template / "cookiecutter.json").read_text())
     # Cookiecutter renders public values as Jinja: only validated ones may be public (the
-    # game file's name matches GAME_FILE_PATTERN: letters, digits, '.', '-', '_').
+    # game file's name matches GAME_FILE_PATTERN: letters, digits, '.', '-', '_'; the wire
+    # is the kit's own word for the game's declared wire, mit or acpc).
     assert {key for key in context if not key.startswith("_")} == {
         "bot_name",
         "variant",
+        "wire",
         "game_file",
     }
     startme = template / "{{cookiecutter.bot_name}}" / "startme.sh"

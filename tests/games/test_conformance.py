@@ -1,0 +1,109 @@
+"""One conformance suite over every registered game (sdk.games.GAMES), as OpenSpiel runs one
+API test over every game: a game added to the registry is covered without editing this file.
+
+For each game: a table plays in process and writes its run; the run reads back, every hand
+replays on the state machine to the chips recorded, and the chips add up to the result; the
+report renders; each export the game allows is written and each it does not is refused with
+a sentence; a bot from ``pokerbots new`` for the game plays a socket match over every wire
+the game speaks.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import local_runner as kit
+from local_runner.runs.errors import RunError
+from local_runner.runs.reader import open_run
+from local_runner.submission.new import create_bot
+from local_runner.view.acpc import ACPC_VARIANTS, write_acpc_log
+from local_runner.view.phh import write_phhs
+from local_runner.view.report import match_report
+from local_runner.view.timeline import walk
+from sdk.games import ACPC, GAMES, MIT, Game
+
+NAMES = sorted(GAMES)
+
+
+def _table(game: Game, out: Path, rounds: int = 60) -> kit.TableResult:
+    bots = ["builtin:random", "builtin:checkcall", "builtin:raise"][: game.rules.seats]
+    config = kit.ScrimmageConfig(rules=game.rules.replace(num_rounds=rounds), seed=11)
+    return kit.play_table([kit.BotSpec.parse(bot) for bot in bots], config, out)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_table_writes_a_run_that_reads_back_and_replays_to_its_chips(
+    name: str, tmp_path: Path
+) -> None:
+    game = GAMES[name]
+    result = _table(game, tmp_path / "run")
+    assert result.hands_played == 60 and result.rules.variant == name
+    run = open_run(tmp_path / "run")
+    totals = dict.fromkeys(run.names, 0)
+    hands = 0
+    for hand in run.hands():
+        walked = walk(hand, run.rules)  # a RunError if the record does not replay
+        assert tuple(walked.terminal.deltas) == hand.deltas
+        for player, delta in zip(hand.players, hand.deltas, strict=True):
+            totals[player] += delta
+        hands += 1
+    assert hands == 60
+    assert tuple(totals[n] for n in result.names) == result.bankrolls
+    assert sum(result.bankrolls) == 0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_report_and_the_exports_the_game_allows(name: str, tmp_path: Path) -> None:
+    game = GAMES[name]
+    _table(game, tmp_path / "run", rounds=20)
+    run = open_run(tmp_path / "run")
+    page = match_report(tmp_path / "run")
+    assert page.stat().st_size > 10_000 and name in page.read_text(encoding="utf-8")
+    if game.rules.discard:  # three hole cards and discards: no PHH form
+        with pytest.raises(RunError, match="PHH has no form"):
+            write_phhs(run, tmp_path / "x.phhs")
+    else:
+        assert write_phhs(run, tmp_path / "hands.phhs") == 20
+    if name in ACPC_VARIANTS:
+        assert write_acpc_log(run, tmp_path / "dealer.log") == 20
+    else:
+        with pytest.raises(RunError, match="ACPC logs can only hold hold'em"):
+            write_acpc_log(run, tmp_path / "dealer.log")
+
+
+def _over(wire: str, bot: Path) -> Path:
+    """The new bot, made to speak ``wire`` (a game's second wire: the MIT one in the
+    heads-up ACPC games)."""
+    commands = bot / "commands.json"
+    data = json.loads(commands.read_text(encoding="utf-8"))
+    run = data["run"]
+    if "--protocol" in run:
+        index = run.index("--protocol")
+        del run[index : index + 2]
+    if wire == ACPC:
+        run += ["--protocol", ACPC]
+    data["protocol"] = wire
+    commands.write_text(json.dumps(data), encoding="utf-8")
+    return bot
+
+
+@pytest.mark.slow  # bot processes over real sockets
+@pytest.mark.parametrize(
+    ("name", "wire"), [(name, wire) for name in NAMES for wire in GAMES[name].wires]
+)
+def test_a_new_bot_plays_over_every_wire_the_game_speaks(
+    name: str, wire: str, tmp_path: Path
+) -> None:
+    game = GAMES[name]
+    bot = _over(wire, create_bot(tmp_path / "bot", {"variant": name}))
+    others = ["builtin:random", "builtin:checkcall"][: game.rules.seats - 1]
+    specs = [kit.BotSpec.parse(str(bot)), *(kit.BotSpec.parse(o) for o in others)]
+    config = kit.ScrimmageConfig(rules=game.rules.replace(num_rounds=40), seed=3)
+    result = kit.play_table(specs, config, tmp_path / "run")
+    assert result.hands_played == 40
+    assert result.players[0].fault_counts == {}, result.players[0].first_faults
+    assert result.players[0].decisions > 0
+    assert wire in (MIT, ACPC)
