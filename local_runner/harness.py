@@ -33,13 +33,15 @@ from sdk.actions import (
     BidAction,
     CallAction,
     CheckAction,
+    DiscardAction,
     RaiseAction,
 )
 from sdk.bot import Bot
 from sdk.errors import KitError
+from sdk.games import streets_of
 from sdk.protocol import VALID_CARDS
 from sdk.rules import RANKS, Rules
-from sdk.states import GameState, RoundState, TerminalState
+from sdk.states import TOSS_HOLE_CARDS, GameState, RoundState, TerminalState
 
 from .bots.builtin import BUILTIN_BOTS, make_builtin
 from .engine.match import Match
@@ -239,10 +241,13 @@ def spot(
 ) -> RoundState:
     """The round state a bot in ``seat`` sees when it must act in the situation described.
 
-    * ``hand``: the bot's hole cards (three in Auction Hold'em after winning the auction);
-      ``opponent_hand``: the opponent's, usually unknown ``()``.
-    * ``board`` and ``street``: the board so far; the street (0, 3, 4 or 5) defaults to the
-      number of board cards and must match it.
+    * ``hand``: the bot's hole cards (three in Auction Hold'em after winning the auction; in
+      Toss Hold'em three until the seat tosses one, on street 2 for the big blind and 3 for
+      the dealer); ``opponent_hand``: the opponent's, usually unknown ``()``.
+    * ``board`` and ``street``: the board so far; the street (one of the game's streets as
+      :mod:`sdk.games` declares them: 0, 3, 4 or 5 in hold'em, 0 and 2 to 6 in Toss Hold'em,
+      whose board holds both tossed cards from street 4 on) defaults to the number of board
+      cards and must match it.  Heads-up games only.
     * ``seat``: 0 for the dealer (small blind), 1 for the big blind; that seat is to act.
     * ``pips``: chips each seat put in on this street, dealer first.  Default: preflop the
       blinds for the dealer, and the dealer's call (a limp) for the big blind; nothing on
@@ -262,15 +267,22 @@ def spot(
     raise :class:`HarnessError`, saying which betting was not legal.
     """
     game = _rules(variant, rules)
+    if game.seats != 2:
+        raise HarnessError(
+            f"spot builds heads-up states, and {game.variant} seats {game.seats}; check a "
+            "heads-up spot in the heads-up form of the game (acpc-2pl for acpc-3pl's betting)."
+        )
     if seat not in (0, 1):
         raise HarnessError(f"seat must be 0 (dealer) or 1 (big blind), not {seat!r}.")
     mine, theirs = _cards("hand", hand), _cards("opponent_hand", opponent_hand)
     dealt = _cards("board", board)
     if street is None:
         street = len(dealt)
-    if street not in (0, 3, 4, 5):
+    streets = [s.board for s in streets_of(game)]
+    if street not in streets:
         raise HarnessError(
-            f"street must be 0, 3, 4 or 5 (the number of board cards), not {street!r}."
+            f"street must be one of {', '.join(map(str, streets))} in {game.variant} (the "
+            f"number of board cards), not {street!r}."
         )
     if len(dealt) != street:
         raise HarnessError(
@@ -278,8 +290,8 @@ def spot(
             "pass the board dealt so far."
         )
     three_cards = game.auction and street > 0 and not auction
-    allowed = (2, 3) if three_cards else (2,)
-    for what, cards in (("hand", mine), ("opponent_hand", theirs)):
+    for who, what, cards in ((seat, "hand", mine), (1 - seat, "opponent_hand", theirs)):
+        allowed = (2, 3) if three_cards else (_toss_hand_size(game, street, who),)
         if cards and len(cards) not in allowed:
             raise HarnessError(
                 f"{what} has {len(cards)} cards; it needs {' or '.join(map(str, allowed))} here."
@@ -321,8 +333,11 @@ def spot(
                 "The auction happens on the flop before any bet: pass a three-card board "
                 "and no pips."
             )
-    dealt_hands = (mine[:2], theirs[:2]) if seat == 0 else (theirs[:2], mine[:2])
     final_hands = (mine, theirs) if seat == 0 else (theirs, mine)
+    if game.discard:  # as dealt: a hole card already tossed is on the board (street 3 on)
+        dealt_hands = tuple(_toss_dealt(final_hands[who], dealt, who, street) for who in (0, 1))
+    else:
+        dealt_hands = (mine[:2], theirs[:2]) if seat == 0 else (theirs[:2], mine[:2])
     earlier = tuple(start - street_stacks[i] - street_pips[i] for i in (0, 1))
     plan = _earlier_streets(game, street, earlier, final_hands, auction) + _this_street(
         game, street, seat, street_pips, auction
@@ -376,9 +391,39 @@ def _earlier_streets(
     )
     if after_auction and not in_auction:
         plan += _auction_bids(earlier, hands)
-    for _ in range(street - 3):
-        plan += [CheckAction(), CheckAction()]
+    for before in streets_of(rules)[1:]:
+        if before.board >= street:
+            break
+        if "discard" in before.asks:  # the discarder tosses its last card; the other checks
+            plan += [DiscardAction(_TOSSED), CheckAction()]
+        elif before.board >= 3:  # the flop's betting follows its auction: both check
+            plan += [CheckAction(), CheckAction()]
     return plan
+
+
+#: Where :func:`spot` puts a hole card already tossed in the hand as dealt: last.
+_TOSSED = TOSS_HOLE_CARDS - 1
+
+
+def _tosses_on(seat: int) -> int:
+    """The street on which ``seat`` tosses a card in Toss Hold'em: the big blind first."""
+    return 2 if seat == 1 else 3
+
+
+def _toss_hand_size(rules: Rules, street: int, seat: int) -> int:
+    """How many hole cards ``seat`` holds on ``street``: two, or in Toss Hold'em three until
+    its own toss."""
+    if not rules.discard:
+        return 2
+    return TOSS_HOLE_CARDS if street <= _tosses_on(seat) else TOSS_HOLE_CARDS - 1
+
+
+def _toss_dealt(cards: Cards, board: Cards, seat: int, street: int) -> Cards:
+    """Toss Hold'em: ``seat``'s hole cards as dealt, its tossed card (the board's third card
+    for the big blind, its fourth for the dealer) put back last; an unknown hand stays so."""
+    if not cards or street <= _tosses_on(seat):
+        return cards
+    return (*cards, board[2 if seat == 1 else 3])
 
 
 def _auction_bids(earlier: tuple[int, ...], hands: tuple[Cards, Cards]) -> list[Action]:
@@ -404,6 +449,8 @@ def _this_street(
     """Actions on ``street`` that leave ``pips`` with ``seat`` to act (the simplest ones)."""
     if auction:
         return [BidAction(HIDDEN_BID)] if seat == 0 else []  # the big blind's sealed bid
+    if street in (2, 3) and rules.discard:  # a toss street: the other seat acknowledges
+        return [] if seat == 1 - (street - 2) else [DiscardAction(_TOSSED)]
     mine, theirs = pips[seat], pips[1 - seat]
     if street == 0:
         big = rules.big_blind

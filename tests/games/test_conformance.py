@@ -4,13 +4,15 @@ API test over every game: a game added to the registry is covered without editin
 For each game: a table plays in process and writes its run; the run reads back, every hand
 replays on the state machine to the chips recorded, and the chips add up to the result; the
 report renders; each export the game allows is written and each it does not is refused with
-a sentence; a bot from ``pokerbots new`` for the game plays a socket match over every wire
-the game speaks.
+a sentence; ``spot`` builds a state on every street; a bot from ``pokerbots new`` for the
+game plays a socket match over every wire the game speaks and passes its own tests.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -74,6 +76,25 @@ def test_the_report_and_the_exports_the_game_allows(name: str, tmp_path: Path) -
             write_acpc_log(run, tmp_path / "dealer.log")
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_spot_builds_a_state_on_every_street(name: str) -> None:
+    game = GAMES[name]
+    if game.rules.seats != 2:
+        with pytest.raises(kit.HarnessError, match="spot builds heads-up states"):
+            kit.spot(variant=name)
+        return
+    board = ("2c", "7d", "9h", "Jc", "Qd", "4s")
+    for street in game.streets:
+        # The big blind: first to act after the flop, and the first to toss a card.
+        dealt = 3 if game.rules.discard and street.board <= 2 else 2
+        hand = ("As", "Kh", "8c")[:dealt]
+        state = kit.spot(hand=hand, board=board[: street.board], seat=1, variant=name)
+        assert (state.street, state.actor, state.hands[1]) == (street.board, 1, hand)
+        assert state.legal_actions(), (name, street)
+        if "discard" in street.asks and street.board == 2:
+            assert state.discard_indices() == (0, 1, 2)
+
+
 def _over(wire: str, bot: Path) -> Path:
     """The new bot, made to speak ``wire`` (a game's second wire: the MIT one in the
     heads-up ACPC games)."""
@@ -107,3 +128,18 @@ def test_a_new_bot_plays_over_every_wire_the_game_speaks(
     assert result.players[0].fault_counts == {}, result.players[0].first_faults
     assert result.players[0].decisions > 0
     assert wire in (MIT, ACPC)
+
+
+@pytest.mark.slow  # a new bot's own test suite, in a process of its own
+@pytest.mark.parametrize("name", NAMES)
+def test_a_new_bot_passes_its_own_tests(name: str, tmp_path: Path) -> None:
+    bot = create_bot(tmp_path / "bot", {"variant": name})
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0"],
+        cwd=bot,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    assert " passed" in run.stdout and " failed" not in run.stdout

@@ -308,7 +308,7 @@ def test_spot_rebuilds_any_state_real_play_reaches(variant: str, choices: list[i
         ({"hand": ("Ah", "Ah")}, "Ah appear more than once"),
         ({"hand": ("Ah",)}, "hand has 1 cards"),
         ({"hand": ()}, "hand is empty"),
-        ({"board": ("2c", "3c")}, "street must be 0, 3, 4 or 5"),
+        ({"board": ("2c", "3c")}, "street must be one of 0, 3, 4, 5 in nlhe"),
         ({"board": ("2c", "3c", "4c"), "street": 4}, "Street 4 has 4 board cards"),
         ({"seat": 2}, "seat must be 0"),
         ({"pips": (3, 2), "seat": 0}, "only face a bet"),

@@ -17,10 +17,16 @@ from player import VARIANT, Player
 
 from local_runner import decide, play, spot
 from sdk.actions import BidAction, CheckAction, FoldAction
+from sdk.games import streets_of
 from sdk.rules import VARIANTS, Rules
 
 #: The spots below are heads-up: a game of three players is checked in its heads-up form.
 SPOT_VARIANT = "acpc-2pl" if Rules.for_variant(VARIANT).seats > 2 else VARIANT
+SPOT_RULES = Rules.for_variant(SPOT_VARIANT)
+#: Hole cards before the flop: three in Toss Hold'em (one is tossed later), else two.
+DEALT = 3 if SPOT_RULES.discard else 2
+#: The first street after the flop on which players bet (Toss Hold'em: after the tosses).
+BETTING = next(s.board for s in streets_of(SPOT_RULES) if s.board >= 3 and "bet" in s.asks)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -31,16 +37,18 @@ def test_never_faults_against_a_random_opponent(variant: str) -> None:
 
 
 def test_does_not_fold_aces_facing_a_raise() -> None:
-    rules = Rules.for_variant(SPOT_VARIANT)
+    rules = SPOT_RULES
     raised = rules.big_blind * (2 if rules.limit else 3)  # a limit raise: one big bet more
-    state = spot(hand=("Ah", "As"), seat=1, pips=(raised, rules.big_blind), variant=SPOT_VARIANT)
+    aces = ("Ah", "As", "Kd")[:DEALT]
+    state = spot(hand=aces, seat=1, pips=(raised, rules.big_blind), variant=SPOT_VARIANT)
     action = decide(Player(), state)
     assert state.is_legal(action)
     assert not isinstance(action, FoldAction)
 
 
 def test_checks_a_weak_hand_rather_than_folding_it() -> None:
-    state = spot(hand=("7c", "2d"), board=("Ah", "Kd", "Qs"), seat=1, variant=SPOT_VARIANT)
+    board = ("Ah", "Kd", "Qs", "Jh", "9c")[:BETTING]
+    state = spot(hand=("7c", "2d"), board=board, seat=1, variant=SPOT_VARIANT)
     assert isinstance(decide(Player(), state), CheckAction)
 
 
