@@ -106,6 +106,9 @@ class Game:
     wires: tuple[str, ...]
     competition: Competition
     aliases: tuple[str, ...] = ()
+    markers: tuple[str, ...] = ()
+    """Identifiers that only this game's own skeletons use (in Python, C++ or Java), by
+    which a bot written for it is recognised from its files (``DiscardAction``)."""
 
     def __post_init__(self) -> None:
         problems = []
@@ -201,11 +204,26 @@ GAMES: dict[str, Game] = {
             (MIT,),
             _mit("mit-2024", "auction"),
             ("mit-2024",),
+            ("BidAction", "BID_ACTION_TYPE", "BID"),
         ),
         Game(
-            "bounty", PRESETS["bounty"], _HOLDEM, (MIT,), _mit("mit-2025", "bounty"), ("mit-2025",)
+            "bounty",
+            PRESETS["bounty"],
+            _HOLDEM,
+            (MIT,),
+            _mit("mit-2025", "bounty"),
+            ("mit-2025",),
+            ("bounty_hits", "get_bounty_hits", "opponent_bounty_rank"),
         ),
-        Game("toss", PRESETS["toss"], _TOSS, (MIT,), _mit("mit-2026", "toss"), ("mit-2026",)),
+        Game(
+            "toss",
+            PRESETS["toss"],
+            _TOSS,
+            (MIT,),
+            _mit("mit-2026", "toss"),
+            ("mit-2026",),
+            ("DiscardAction", "DISCARD_ACTION_TYPE", "DISCARD"),
+        ),
         Game("acpc-2pl", PRESETS["acpc-2pl"], _HOLDEM, (ACPC, MIT), _acpc("acpc-2pl")),
         Game("acpc-2pn", PRESETS["acpc-2pn"], _HOLDEM, (ACPC, MIT), _acpc("acpc-2pn")),
         Game("acpc-3pl", PRESETS["acpc-3pl"], _HOLDEM, (ACPC,), _acpc("acpc-3pl")),

@@ -204,6 +204,8 @@ def render_report(console: Console, report: ValidationReport) -> None:
                 style="dim",
             )
         )
+    if "variant_reason" in stats:
+        console.print(Text(f"Game: {stats['variant']} ({stats['variant_reason']}).", style="dim"))
     sizes = [
         f"{stats.get('file_count', 0)} files and folders",
         f"{format_bytes(int(stats.get('uncompressed_bytes') or 0))} uncompressed",

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from sdk.errors import KitError
-from sdk.rules import VARIANTS
 
 from ..programs.sandbox import sandbox_problem
 from ..submission.archive import archive_kind
+from ..submission.infer import infer_game
 from ..submission.metadata import Metadata
 from ..tables.config import ConfigError
 from .acpc_matches import ACPC_CHECKS, AcpcGame, acpc_game, is_acpc_game, run_acpc_checks
@@ -129,7 +129,12 @@ def _run(
     profile, why = detect_profile(root, options.profile)
     readme, metadata = check_readme(files, profile, metadata_file(root))
     declared = metadata.variant.strip() if metadata is not None else ""
-    variant = options.variant or (declared if declared in VARIANTS else "nlhe")
+    if options.variant is not None:
+        variant, variant_reason = options.variant, "chosen with --variant"
+    else:
+        inference = infer_game(root, declared)
+        variant = inference.name or "nlhe"
+        variant_reason = inference.reason + ("" if inference.name else "; nlhe is played")
     game_file = options.game or _declared_game(root, metadata, options.variant)
     game: AcpcGame | None = None
     game_problem = None
@@ -144,6 +149,7 @@ def _run(
         profile_reason=why,
         competition=describe(profile, variant, game),
         variant=variant,
+        variant_reason=variant_reason,
     )
     if game is not None:
         stats.update(game=game.label)
