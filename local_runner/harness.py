@@ -38,7 +38,7 @@ from sdk.actions import (
 )
 from sdk.bot import Bot
 from sdk.errors import KitError
-from sdk.games import streets_of
+from sdk.games import street_named, streets_of
 from sdk.protocol import VALID_CARDS
 from sdk.rules import RANKS, Rules
 from sdk.states import TOSS_HOLE_CARDS, GameState, RoundState, TerminalState
@@ -192,7 +192,8 @@ def play(
                 if player.error is not None:
                     raise player.error
         deltas = slot_deltas(record)
-        stats(record)
+        for moments, delta in zip(stats.players, deltas, strict=True):
+            moments.add(delta)
         curve.add(deltas)
         if on_hand is not None:
             on_hand(record)
@@ -335,7 +336,9 @@ def spot(
             )
     final_hands = (mine, theirs) if seat == 0 else (theirs, mine)
     if game.discard:  # as dealt: a hole card already tossed is on the board (street 3 on)
-        dealt_hands = tuple(_toss_dealt(final_hands[who], dealt, who, street) for who in (0, 1))
+        dealt_hands = tuple(
+            _toss_dealt(game, final_hands[who], dealt, who, street) for who in (0, 1)
+        )
     else:
         dealt_hands = (mine[:2], theirs[:2]) if seat == 0 else (theirs[:2], mine[:2])
     earlier = tuple(start - street_stacks[i] - street_pips[i] for i in (0, 1))
@@ -405,9 +408,12 @@ def _earlier_streets(
 _TOSSED = TOSS_HOLE_CARDS - 1
 
 
-def _tosses_on(seat: int) -> int:
-    """The street on which ``seat`` tosses a card in Toss Hold'em: the big blind first."""
-    return 2 if seat == 1 else 3
+def _tosses_on(rules: Rules, seat: int) -> int:
+    """The street on which ``seat`` tosses a card: the game's discard streets (as
+    :mod:`sdk.games` declares them) in turn, the big blind first (it opens the streets after
+    preflop in the state machine).  Its card is then the board's card at that position."""
+    tosses = [street.board for street in streets_of(rules) if "discard" in street.asks]
+    return tosses[0] if seat == 1 else tosses[1]
 
 
 def _toss_hand_size(rules: Rules, street: int, seat: int) -> int:
@@ -415,15 +421,16 @@ def _toss_hand_size(rules: Rules, street: int, seat: int) -> int:
     its own toss."""
     if not rules.discard:
         return 2
-    return TOSS_HOLE_CARDS if street <= _tosses_on(seat) else TOSS_HOLE_CARDS - 1
+    return TOSS_HOLE_CARDS if street <= _tosses_on(rules, seat) else TOSS_HOLE_CARDS - 1
 
 
-def _toss_dealt(cards: Cards, board: Cards, seat: int, street: int) -> Cards:
+def _toss_dealt(rules: Rules, cards: Cards, board: Cards, seat: int, street: int) -> Cards:
     """Toss Hold'em: ``seat``'s hole cards as dealt, its tossed card (the board's third card
     for the big blind, its fourth for the dealer) put back last; an unknown hand stays so."""
-    if not cards or street <= _tosses_on(seat):
+    tossed_on = _tosses_on(rules, seat)
+    if not cards or street <= tossed_on:
         return cards
-    return (*cards, board[2 if seat == 1 else 3])
+    return (*cards, board[tossed_on])
 
 
 def _auction_bids(earlier: tuple[int, ...], hands: tuple[Cards, Cards]) -> list[Action]:
@@ -449,8 +456,8 @@ def _this_street(
     """Actions on ``street`` that leave ``pips`` with ``seat`` to act (the simplest ones)."""
     if auction:
         return [BidAction(HIDDEN_BID)] if seat == 0 else []  # the big blind's sealed bid
-    if street in (2, 3) and rules.discard:  # a toss street: the other seat acknowledges
-        return [] if seat == 1 - (street - 2) else [DiscardAction(_TOSSED)]
+    if "discard" in street_named(rules, street).asks:  # the other seat acknowledges the toss
+        return [] if _tosses_on(rules, seat) == street else [DiscardAction(_TOSSED)]
     mine, theirs = pips[seat], pips[1 - seat]
     if street == 0:
         big = rules.big_blind

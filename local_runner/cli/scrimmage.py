@@ -303,9 +303,6 @@ def _legs_table(duplicate: TableResult) -> Table:
     return table
 
 
-_AND_TO = {True: "and", False: "to"}  # "half-1/ and half-2/", "leg-1/ to leg-6/"
-
-
 def heads_up(table: TableResult) -> bool:
     """Whether two bots played (a duplicate's legs are then two halves)."""
     return len(table.names) == 2
@@ -334,10 +331,8 @@ def _report(console: Console, table: TableResult, out_dir: Path) -> None:
         for line in _verdict_lines(table.names, table.summaries(), True, samples):
             console.print(line)
         first, last = table.directories[0], table.directories[-1]
-        legs = "each half's logs in" if heads_up(table) else "each leg's logs in"
-        console.print(
-            f"Logs: {out_dir}/ (summary.json; {legs} {first}/ {_AND_TO[heads_up(table)]} {last}/)"
-        )
+        legs, joiner = ("each half's", "and") if heads_up(table) else ("each leg's", "to")
+        console.print(f"Logs: {out_dir}/ (summary.json; {legs} logs in {first}/ {joiner} {last}/)")
         return
     (leg,) = table.legs
     for line in _verdict_lines(table.names, table.summaries()):

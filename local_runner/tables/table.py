@@ -33,7 +33,7 @@ from pathlib import Path
 
 from ..engine.records import HandRecord, MatchResult
 from ..engine.seating import duplicate_orders
-from ..results.match_stats import slot_deltas
+from ..results.match_stats import MatchStats, slot_deltas
 from ..results.stats import Moments
 from ..results.table import BankrollCurve, TableResult
 from ..runs.layout import leg_directories
@@ -109,7 +109,9 @@ def play_table(
     names = tuple(unique_names(specs))
     bots = [replace(spec, name=name) for spec, name in zip(specs, names, strict=True)]
     curve = BankrollCurve(seats)
-    per_hand = tuple(Moments() for _ in names)
+    # A single match's samples are its hands: the leg's own moments (flat in the hands), the
+    # same that its summary.json's intervals come from, so they are added up once.
+    per_hand = None if duplicate else MatchStats(seats)
     legs: list[MatchResult] = []
     deltas: list[tuple[array[int], ...]] = []
     for leg, order in enumerate(orders):
@@ -124,9 +126,6 @@ def play_table(
             if duplicate:  # deals pair up across legs: keep each hand until the end
                 for bot, delta in enumerate(by_bot):
                     mine[bot].append(delta)
-            else:  # one sample per hand: flat memory however long the match
-                for bot, delta in enumerate(by_bot):
-                    per_hand[bot].add(delta)
             curve.add(by_bot)
             if on_hand is not None:
                 on_hand(record)
@@ -138,6 +137,7 @@ def play_table(
                 out_dir / directories[leg],
                 observe,
                 sandbox=sandbox,
+                stats=per_hand,
                 play_absent=play_absent,
             )
         except KeyboardInterrupt:  # while a later leg's bots were starting
@@ -149,10 +149,10 @@ def play_table(
         if result.interrupted or (result.not_started and not play_absent):
             break
     interrupted = len(legs) < len(orders) or any(leg.interrupted for leg in legs)
-    if duplicate:
+    if per_hand is None:
         moments = tuple(Moments.of(_deal_sums(deltas, len(orders), bot)) for bot in range(seats))
-    else:
-        moments = per_hand
+    else:  # one leg in the bots' own order: its match order is the bots' order
+        moments = per_hand.players
     table = TableResult(names, tuple(legs), orders, moments, interrupted, directories, curve)
     if duplicate:  # a single match's leg summary is the table's
         write_summary(out_dir, table.to_dict())
