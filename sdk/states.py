@@ -12,6 +12,9 @@ the button posts the small blind and seat 1 the big blind; with more seats, seat
 and 2 post them.  Preflop the seat after the big blind acts first, on later
 streets the seat after the button (heads-up: the dealer first preflop, the big
 blind first later).  Streets are numbered by the number of board cards: 0, 3, 4, 5.
+Which streets a game has, what is asked on each and who opens it are not spelt here: the
+machine reads the game's declaration (:mod:`sdk.variants`, through
+:func:`sdk.games.streets_of`) as a schedule computed once per rules object.
 
 Toss Hold'em (``rules.discard``, MIT 2026) numbers its streets the same way: 0, then 2
 (two board cards: the big blind discards a hole card onto the board, the small blind
@@ -33,7 +36,8 @@ Prefer ``round_state.rules``, which is always right for the hand at hand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from itertools import pairwise
 from typing import NamedTuple
 
 from .actions import (
@@ -48,6 +52,8 @@ from .actions import (
     FoldAction,
     RaiseAction,
 )
+from .declaration import Street
+from .games import streets_of
 from .payoffs import bounty_hit, hand_deltas
 from .pots import pot_deltas
 from .rules import Rules, default_rules
@@ -90,12 +96,6 @@ _OTHERS = {size: tuple(order[:-1] for order in orders) for size, orders in _SEAT
 _ZEROS = {size: (0,) * size for size in range(2, 11)}
 #: No bids, no bounty ranks, no bounty hits: a tuple of None per seat.
 _NONES: dict[int, tuple[None, ...]] = {size: (None,) * size for size in range(2, 11)}
-#: The betting round of each street, for per-round rules (limit bet sizes and caps).
-_ROUND = {0: 0, 3: 1, 4: 2, 5: 3}
-#: Toss Hold'em: the street after each street, and how many dealt (not discarded) cards
-#: the board holds on it.
-_TOSS_NEXT = {0: 2, 2: 3, 3: 4, 4: 5, 5: 6}
-_TOSS_DEALT = {0: 0, 2: 2, 3: 2, 4: 2, 5: 3, 6: 4}
 #: The hole cards a Toss Hold'em seat holds before it discards.
 TOSS_HOLE_CARDS = 3
 _CHECK, _CALL, _BID_NOTHING = CheckAction(), CallAction(), BidAction(0)
@@ -150,7 +150,7 @@ class RoundState(NamedTuple):
     seat to act is ``button % 2``, as in the MIT skeleton."""
     street: int
     """0 (preflop), 3 (flop), 4 (turn) or 5 (river): the number of board cards (Toss
-    Hold'em: 0, 2 and 3 (the discards), 4, 5 and 6)."""
+    Hold'em: 0, 2 and 3 (the discards), 4, 5 and 6; each game's declared streets)."""
     pips: tuple[int, ...]
     """Chips each seat has put in on this street."""
     stacks: tuple[int, ...]
@@ -333,14 +333,14 @@ class RoundState(NamedTuple):
         ) = self
         if auction:
             return _BID_ONLY
-        if rules.discard and (street == 2 or street == 3):
+        if rules.discard and street in _schedule(rules).discards:
             return _DISCARD_ONLY if actor == opener else _CHECK_ONLY
         cost = _high(pips) - pips[actor]
         # A raise needs chips beyond the call, another seat to answer it, and (limit) a
         # bet left under the street's cap.
         if stacks[actor] > cost and _answerable(stacks, folded, actor):
             limit = rules.limit
-            if limit is None or raises < limit.max_raises[_ROUND[street]]:
+            if limit is None or raises < limit.max_raises[_schedule(rules).rounds[street]]:
                 if cost:
                     return _FOLD_CALL_RAISE
                 return _CHECK_RAISE_FOLD if rules.fold_always_legal else _CHECK_RAISE
@@ -369,7 +369,7 @@ class RoundState(NamedTuple):
             most = deepest
         limit = rules.limit
         if limit is not None:
-            size = min(most, high + limit.raise_sizes[_ROUND[street]])
+            size = min(most, high + limit.raise_sizes[_schedule(rules).rounds[street]])
             return (size, size)
         return (min(most, high + max(last_raise, rules.big_blind)), most)
 
@@ -387,8 +387,8 @@ class RoundState(NamedTuple):
 
     @property
     def is_discard_street(self) -> bool:
-        """Whether this is a discard street of Toss Hold'em (2 or 3)."""
-        return self.rules.discard and self.street in (2, 3)
+        """Whether this is a discard street of Toss Hold'em (2 or 3, as its declaration says)."""
+        return self.rules.discard and self.street in _schedule(self.rules).discards
 
     def is_legal(self, action: Action, legal: frozenset[ActionType] | None = None) -> bool:
         """Whether ``action`` (including its amount) is legal for the seat to act.
@@ -710,8 +710,10 @@ class RoundState(NamedTuple):
         discards sit between the two flop cards and the turn and river."""
         if not self.rules.discard:
             return tuple(dealt[: self.street])
-        count = _TOSS_DEALT[self.street]
-        return (*dealt[:2], *self.board[2:4], *dealt[2:count])[: self.street]
+        schedule = _schedule(self.rules)
+        first, count = schedule.before_discards, schedule.dealt[self.street]
+        discards = self.board[first : first + len(schedule.discards)]
+        return (*dealt[:first], *discards, *dealt[first:count])[: self.street]
 
     @property
     def auction_winners(self) -> tuple[int, ...]:
@@ -726,34 +728,39 @@ class RoundState(NamedTuple):
             self
         )
         zeros = _ZEROS[len(pips)]
-        if rules.discard:  # Toss Hold'em, heads-up: 0, 2, 3 (SB discards first), 4, 5, 6
-            if street == 6:
-                return _new_state(TerminalState, (zeros, self, self._bounty_hits(), None))
-            street = _TOSS_NEXT[street]
-            first = button = 0 if street == 3 else 1
-        else:
-            if street == 5 or (not rules.all_in_checks and self._run_out()):
-                return _new_state(TerminalState, (zeros, self, self._bounty_hits(), None))
+        schedule = _schedule(rules)
+        # The declared street after this one; a repeating street follows itself, one more
+        # card each time, and is played only while its condition holds of the board so far.
+        after = street + 1 if street >= schedule.repeats_from else schedule.after.get(street)
+        if after is not None and after >= schedule.repeats_from:
+            more = schedule.more
+            if after > schedule.most_board or more is None or not more(board):
+                after = None
+        if after is None or (not rules.all_in_checks and self._run_out()):
+            return _new_state(TerminalState, (zeros, self, self._bounty_hits(), None))
+        first = schedule.openers.get(after)
+        if first is None:
             # The first seat after the button that can act (not folded; with chips, or MIT).
             first = 1
             for seat in _SEATS_AFTER[len(pips)][0]:
                 if not folded[seat] and (stacks[seat] > 0 or rules.all_in_checks):
                     first = seat
                     break
-            street = 3 if street == 0 else street + 1
             button = 1
+        else:
+            button = first  # MIT 2026: on a declared opener's street it counts from there
         return _new_state(
             RoundState,
             (
                 button,
-                street,
+                after,
                 zeros,
                 stacks,
                 hands,
                 board,
                 self,
                 rules,
-                street == 3 and rules.auction,
+                after in schedule.bids,
                 bids,
                 bounties,
                 first,
@@ -816,6 +823,73 @@ class RoundState(NamedTuple):
             return self.settle(None if first == second else (0 if first > second else 1))
         deltas = pot_deltas(self.contributions, self.folded, ranks)
         return TerminalState(deltas, self, self._bounty_hits(), None)
+
+
+class _Schedule(NamedTuple):
+    """A game's streets, as the state machine reads them (computed once per rules object
+    from the game's declaration, :func:`sdk.games.streets_of`)."""
+
+    after: dict[int, int]
+    """Each street's next declared street (the last declared one has none)."""
+    openers: dict[int, int]
+    """The streets whose first actor the declaration fixes (Toss Hold'em's second discard)."""
+    rounds: dict[int, int]
+    """Each street's betting round (0 preflop), for limit betting's sizes and caps."""
+    discards: frozenset[int]
+    """The streets on which a seat discards (Toss Hold'em)."""
+    bids: frozenset[int]
+    """The streets that open with the auction's sealed bids (Auction Hold'em)."""
+    dealt: dict[int, int]
+    """How many of each street's board cards were dealt (not discarded onto the board)."""
+    before_discards: int
+    """The dealt board cards that lie before the discards on the board."""
+    repeats_from: int
+    """The board of the street that repeats while ``more`` holds (past any board if none)."""
+    more: Callable[[Cards], bool] | None
+    """The repeating street's condition on the board so far."""
+    most_board: int
+    """The most board cards the deck can give after every seat's hole cards."""
+
+
+def _compute_schedule(streets: tuple[Street, ...], rules: Rules) -> _Schedule:
+    """The schedule of ``streets`` (a game's declaration) for ``rules``' table."""
+    boards = [street.board for street in streets]
+    discarded = 0
+    dealt: dict[int, int] = {}
+    before_discards = 0
+    for street in streets:
+        dealt[street.board] = street.board - discarded
+        if "discard" in street.asks:
+            if not discarded:
+                before_discards = dealt[street.board]
+            discarded += 1
+    last = streets[-1]
+    return _Schedule(
+        after=dict(pairwise(boards)),
+        openers={s.board: s.opener for s in streets if s.opener is not None},
+        rounds={board: number for number, board in enumerate(boards)},
+        discards=frozenset(s.board for s in streets if "discard" in s.asks),
+        bids=frozenset(s.board for s in streets if "bid" in s.asks),
+        dealt=dealt,
+        before_discards=before_discards,
+        repeats_from=last.board if last.more is not None else 1 << 30,
+        more=last.more,
+        most_board=52 - rules.seats * (TOSS_HOLE_CARDS if rules.discard else 2),
+    )
+
+
+#: The schedule of each rules object seen, by identity (as :data:`_OPENINGS`).
+_SCHEDULES: dict[int, tuple[Rules, _Schedule]] = {}
+
+
+def _schedule(rules: Rules) -> _Schedule:
+    """The street schedule of ``rules``' game, computed on first use."""
+    entry = _SCHEDULES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_SCHEDULES) >= 64:  # a long-lived process making rules per hand stays small
+            _SCHEDULES.clear()
+        entry = _SCHEDULES[id(rules)] = (rules, _compute_schedule(streets_of(rules), rules))
+    return entry[1]
 
 
 _Opening = tuple[

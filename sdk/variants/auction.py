@@ -1,0 +1,23 @@
+"""Auction Hold'em, MIT Pokerbots 2024: a sealed bid for a third hole card on the flop."""
+
+from __future__ import annotations
+
+from ..declaration import MIT, Game, Street, mit_competition
+from ..rules import PRESETS
+
+STREETS = (
+    Street(0, "preflop", None),
+    Street(3, "flop", "Flop", asks=("bid", "bet")),
+    Street(4, "turn", "Turn"),
+    Street(5, "river", "River"),
+)
+
+GAME = Game(
+    "auction",
+    PRESETS["auction"],
+    STREETS,
+    (MIT,),
+    mit_competition("mit-2024", PRESETS["auction"]),
+    ("mit-2024",),
+    ("BidAction", "BID_ACTION_TYPE", "BID"),
+)

@@ -1,0 +1,22 @@
+"""Swap Hold'em, MIT Pokerbots 2022: hole cards may be swapped after the flop and the turn."""
+
+from __future__ import annotations
+
+from ..declaration import MIT, Game, Street, mit_competition
+from ..rules import PRESETS
+
+STREETS = (
+    Street(0, "preflop", None),
+    Street(3, "flop", "Flop", swaps=True),
+    Street(4, "turn", "Turn", swaps=True),
+    Street(5, "river", "River"),
+)
+
+GAME = Game(
+    "swap",
+    PRESETS["swap"],
+    STREETS,
+    (MIT,),
+    mit_competition("mit-2022", PRESETS["swap"]),
+    ("mit-2022",),
+)
