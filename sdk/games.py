@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from .declaration import ACPC, MIT, Competition, Game, Street
 from .rules import PRESETS, Rules, RulesError
-from .variants import acpc, auction, bounty, nlhe, swap, toss
+from .variants import acpc, auction, bounty, nlhe, permuted, swap, toss
 
 __all__ = [
     "ACPC",
@@ -47,7 +47,15 @@ __all__ = [
 #: Every game the kit plays, by name, in the order of :data:`sdk.rules.VARIANTS`.
 GAMES: dict[str, Game] = {
     game.name: game
-    for game in (nlhe.GAME, swap.GAME, auction.GAME, bounty.GAME, toss.GAME, *acpc.GAMES)
+    for game in (
+        nlhe.GAME,
+        swap.GAME,
+        auction.GAME,
+        bounty.GAME,
+        toss.GAME,
+        permuted.GAME,
+        *acpc.GAMES,
+    )
 }
 assert tuple(GAMES) == tuple(PRESETS), "one declaration per preset"
 
