@@ -45,11 +45,18 @@ from .timeline import Walk, walk
 __all__ = ["ACPC_VARIANTS", "hand_to_acpc", "write_acpc_log"]
 
 
-#: Variants with an ACPC form: hold'em without swaps, auctions, bounties or discards.
+#: Variants with an ACPC form: hold'em without swaps, auctions, bounties, discards or a
+#: permuted order of the card values (its showdowns are not hold'em's).
 ACPC_VARIANTS = frozenset(
     name
     for name, game in GAMES.items()
-    if not (game.rules.swap or game.rules.auction or game.rules.bounty or game.rules.discard)
+    if not (
+        game.rules.swap
+        or game.rules.auction
+        or game.rules.bounty
+        or game.rules.discard
+        or game.rules.permutation
+    )
 )
 
 
@@ -110,7 +117,8 @@ def write_acpc_log(run: Run, path: Path) -> int:
     if run.variant not in ACPC_VARIANTS:
         raise RunError(
             f"{run.directory} is a {run.variant} match; ACPC logs can only hold hold'em "
-            "(nlhe and the ACPC games; swaps, auctions, bounties and tosses have no ACPC form). "
+            "(nlhe and the ACPC games; swaps, auctions, bounties, tosses and permuted values "
+            "have no ACPC form). "
             "Export it as PHH instead: --format phh."
         )
     for name in run.names:

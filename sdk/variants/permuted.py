@@ -29,7 +29,7 @@ from functools import lru_cache
 from ..declaration import HOLDEM_STREETS, MIT, Game, mit_competition
 from ..rules import PRESETS, RANKS, PermutationRules
 
-__all__ = ["GAME", "draw_values", "true_cards"]
+__all__ = ["GAME", "draw_values", "true_cards", "values_from_draws"]
 
 #: 53 random bits per draw: a float in (0, 1] with every bit of a double's mantissa.
 _BITS = 53
@@ -41,22 +41,31 @@ def draw_values(seed: int, prior: PermutationRules) -> str:
     with ``seed``: a permutation of :data:`~sdk.rules.RANKS` (``"247QJ63589TKA"``: the
     printed 3 plays as a 4).
 
-    The MIT 2020 prior exactly: for printed rank ``j`` (from the 2 up) a geometric(``p``)
-    draw less one, ``s``, picks the ``(s mod m)``-th smallest of the ``m`` values not yet
-    taken.  The draws come from BLAKE2b of (seed, rank), the same on every platform.
+    The MIT 2020 prior exactly: thirteen geometric(``p``) draws less one (the failures
+    before the first success), put in order by :func:`values_from_draws`.  Each draw comes
+    from BLAKE2b of (seed, rank), the same on every platform, by the geometric law's inverse
+    distribution, ``P(s >= k) = (1 - p) ** k``.
     """
     failure = math.log1p(-prior.p) if prior.p < 1 else None
-    pool = list(RANKS)  # the values still free, smallest first
-    values = []
+    draws = []
     for rank in range(13):
         key = f"pokerbots:{seed}:permutation:{rank}".encode()
         bits = int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "little")
         uniform = ((bits >> (64 - _BITS)) + 1) / 2**_BITS  # in (0, 1]
-        # A geometric variate less one (the failures before the first success), by its
-        # inverse distribution: P(s >= k) = (1 - p) ** k.
-        draw = 0 if failure is None else int(math.log(uniform) / failure)
-        values.append(pool.pop(draw % len(pool)))
-    return "".join(values)
+        draws.append(0 if failure is None else int(math.log(uniform) / failure))
+    return values_from_draws(draws)
+
+
+def values_from_draws(draws: Sequence[int]) -> str:
+    """The order the MIT 2020 prior makes of thirteen draws ``s`` (whole numbers >= 0): for
+    the printed ranks from the 2 up, the ``(s mod m)``-th smallest (from 0) of the ``m``
+    values not yet taken.
+
+    >>> values_from_draws([0] * 13), values_from_draws([1, 0, 0, 1] + [0] * 9)
+    ('23456789TJQKA', '32465789TJQKA')
+    """
+    pool = list(RANKS)  # the values still free, smallest first
+    return "".join(pool.pop(draw % len(pool)) for draw in draws)
 
 
 def true_cards(cards: Sequence[str], values: str) -> tuple[str, ...]:
