@@ -36,7 +36,14 @@ from sdk.rules import Rules
 HERE = Path(__file__).resolve().parents[1]  # tests/
 RECORDINGS = HERE / "conformance"
 STARTER = HERE.parent / "skeleton" / "player.py"
-YEARS = {"base": "nlhe", "2022": "swap", "2024": "auction", "2025": "bounty", "2026": "toss"}
+YEARS = {
+    "base": "nlhe",
+    "2020": "permuted",
+    "2022": "swap",
+    "2024": "auction",
+    "2025": "bounty",
+    "2026": "toss",
+}
 _CLOCK = re.compile(r"^T\d+(\.\d+)?")
 
 

@@ -4,9 +4,11 @@ gamelog (as the 2020 engine wrote it) and in hands.jsonl (so the run replays).""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -151,3 +153,26 @@ def test_a_2020_bot_is_known_by_its_readme_not_by_its_skeleton(tmp_path: Path) -
     assert infer_game(tmp_path).name is None
     found = infer_game(tmp_path, "mit-2020")
     assert found.name == "permuted" and "mit-2020" in found.reason
+
+
+def _conformance_script() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "scripts" / "mit_conformance.py"
+    spec = importlib.util.spec_from_file_location("mit_conformance", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_kit_ranks_the_real_2020_engines_showdowns_as_it_did() -> None:
+    # The first hands of a gamelog of the MIT 2020 engine (scripts/mit_conformance.py
+    # --record): every showdown ranked the kit's way under the order its header shows.
+    recorded = Path(__file__).resolve().parents[1] / "conformance" / "mit-2020-gamelog.txt"
+    gamelog = recorded.read_text(encoding="ascii")
+    check = _conformance_script().permuted_showdowns
+    showdowns, disagreements = check(gamelog)
+    assert showdowns >= 15 and disagreements == []
+    # The same hands under the printed order: the check sees the difference.
+    lines = gamelog.splitlines()
+    lines[3] = "[" + " ".join(RANKS) + "]"
+    assert check("\n".join(lines))[1]
