@@ -5,19 +5,25 @@ For each game: a table plays in process and writes its run; the run reads back, 
 replays on the state machine to the chips recorded, and the chips add up to the result; the
 report renders; each export the game allows is written and each it does not is refused with
 a sentence; ``spot`` builds a state on every street; a bot from ``pokerbots new`` for the
-game plays a socket match over every wire the game speaks and passes its own tests.
+game plays a socket match over every wire the game speaks and passes its own tests; the
+strategy hook on an MIT game's page in docs/variants/ plays a match without a fault.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import local_runner as kit
+from local_runner.bots.builtin import make_builtin
+from local_runner.engine.match import Match, MatchSettings
+from local_runner.engine.seats import InProcessSeat
 from local_runner.runs.errors import RunError
 from local_runner.runs.reader import open_run
 from local_runner.submission.new import create_bot
@@ -28,6 +34,7 @@ from local_runner.view.timeline import walk
 from sdk.games import ACPC, GAMES, MIT, Game
 
 NAMES = sorted(GAMES)
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "variants"
 
 
 def _table(game: Game, out: Path, rounds: int = 60) -> kit.TableResult:
@@ -93,6 +100,23 @@ def test_spot_builds_a_state_on_every_street(name: str) -> None:
         assert state.legal_actions(), (name, street)
         if "discard" in street.asks and street.board == 2:
             assert state.discard_indices() == (0, 1, 2)
+
+
+@pytest.mark.parametrize("name", [name for name in NAMES if GAMES[name].native_wire == MIT])
+def test_the_strategy_hook_on_the_games_docs_page_plays_without_a_fault(name: str) -> None:
+    page = DOCS / f"{name}.md"  # every MIT game has its page, with a runnable example
+    found = re.search(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.DOTALL)
+    assert found is not None, f"{page} has no python example"
+    namespace: dict[str, Any] = {}
+    exec(compile(found.group(1), str(page), "exec"), namespace)
+    rules = GAMES[name].rules
+    seats = [
+        InProcessSeat("example", namespace["Player"](), rules),
+        InProcessSeat("random", make_builtin("random", 1), rules),
+    ]
+    result = Match(seats, rules, 1, MatchSettings(enforce_clock=False)).play(300)
+    assert result.players[0].fault_counts == {}, result.players[0].first_faults
+    assert result.players[0].decisions > 300
 
 
 def _over(wire: str, bot: Path) -> Path:
