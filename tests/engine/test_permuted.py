@@ -19,6 +19,7 @@ from local_runner.engine.match import Match
 from local_runner.engine.seats import InProcessSeat
 from local_runner.runs.errors import RunError
 from local_runner.runs.hands import parse_hand
+from local_runner.runs.layout import leg_runs
 from local_runner.runs.reader import open_run
 from local_runner.submission.infer import infer_game
 from local_runner.view.timeline import walk
@@ -176,3 +177,12 @@ def test_the_kit_ranks_the_real_2020_engines_showdowns_as_it_did() -> None:
     lines = gamelog.splitlines()
     lines[3] = "[" + " ".join(RANKS) + "]"
     assert check("\n".join(lines))[1]
+
+
+def test_both_halves_of_a_duplicate_match_play_one_order(tmp_path: Path) -> None:
+    config = kit.ScrimmageConfig(rules=PERMUTED.replace(num_rounds=10), seed=21)
+    specs = [kit.BotSpec.parse("builtin:random"), kit.BotSpec.parse("builtin:checkcall")]
+    kit.play_table(specs, config, tmp_path / "dup", duplicate=True)
+    legs = leg_runs(tmp_path / "dup")
+    orders = {hand.values for leg in legs for hand in open_run(leg).hands()}
+    assert len(legs) == 2 and orders == {draw_values(21, PermutationRules())}
