@@ -18,7 +18,9 @@ broken promise (the runner then records a crash):
   as ``A-1`` (sealed), and the auction ends with ``P<seat> N<stacks>_<bids>_<cards>
   B<flop>`` whose stacks follow the second-price rule;
 * the hand ends with ``O`` (showdown only), then ``D`` (then ``Y``), and the
-  delta is what the written rules pay (``rules/*.txt``), bounties included;
+  delta is what the written rules pay (``rules/*.txt``), bounties included (in
+  Permuted Hold'em, MIT 2020, a secret order of the values decides a showdown: the
+  delta must be one of its three outcomes);
   ``Y`` masks the loser's flag as the 2025 engine does;
 * bounty ranks change only at hands 1, 26, 51, ...; no card is seen twice;
 * in Toss Hold'em (2026, section 2.6): three hole cards and an empty ``G``; on a
@@ -52,8 +54,22 @@ import eval7
 
 RANKS = "23456789TJQKA"
 CARDS = {rank + suit for rank in RANKS for suit in "cdhs"}
-STARTING_STACK = {"nlhe": 400, "swap": 200, "auction": 400, "bounty": 400, "toss": 400}
-GAME_CLOCK = {"nlhe": 30.0, "swap": 30.0, "auction": 30.0, "bounty": 60.0, "toss": 60.0}
+STARTING_STACK = {
+    "nlhe": 400,
+    "swap": 200,
+    "auction": 400,
+    "bounty": 400,
+    "toss": 400,
+    "permuted": 200,
+}
+GAME_CLOCK = {
+    "nlhe": 30.0,
+    "swap": 30.0,
+    "auction": 30.0,
+    "bounty": 60.0,
+    "toss": 60.0,
+    "permuted": 30.0,
+}
 BIG_BLIND, SMALL_BLIND = 2, 1
 ROUNDS_PER_BOUNTY, BOUNTY_RATIO, BOUNTY_CONSTANT = 25, Fraction(3, 2), 10
 CLOCK = re.compile(r"T\d+\.\d{3}")
@@ -374,6 +390,11 @@ class Client:
             return  # checked with Y
         self.finished = True
         me, them = self.seat, 1 - self.seat
+        if self.variant == "permuted" and self.folder is None:
+            # A secret order of the values decides the showdown: any of its three outcomes.
+            outcomes = {0, self.start - self.stacks[them], -(self.start - self.stacks[me])}
+            check(self.delta in outcomes, f"{clause!r}: no showdown pays that")
+            return
         winner = self.winner()
         if winner is None:
             expected = 0  # a tie leaves bankrolls unchanged, contributions equal or not
