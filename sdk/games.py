@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from .declaration import ACPC, MIT, Competition, Game, Street
 from .rules import PRESETS, Rules, RulesError
-from .variants import acpc, auction, bounty, nlhe, swap, toss
+from .variants import acpc, auction, blood, bounty, nlhe, swap, toss
 
 __all__ = [
     "ACPC",
@@ -47,12 +47,22 @@ __all__ = [
 #: Every game the kit plays, by name, in the order of :data:`sdk.rules.VARIANTS`.
 GAMES: dict[str, Game] = {
     game.name: game
-    for game in (nlhe.GAME, swap.GAME, auction.GAME, bounty.GAME, toss.GAME, *acpc.GAMES)
+    for game in (
+        nlhe.GAME,
+        swap.GAME,
+        auction.GAME,
+        bounty.GAME,
+        toss.GAME,
+        blood.GAME,
+        *acpc.GAMES,
+    )
 }
 assert tuple(GAMES) == tuple(PRESETS), "one declaration per preset"
 
 #: Each season's alias -> its game's name (``mit-2026`` -> ``toss``).
-SEASONS: dict[str, str] = {alias: game.name for game in GAMES.values() for alias in game.aliases}
+SEASONS: dict[str, str] = dict(
+    sorted((alias, game.name) for game in GAMES.values() for alias in game.aliases)
+)
 
 
 def find_game(name: str) -> Game:
@@ -82,10 +92,19 @@ def streets_of(rules: Rules) -> tuple[Street, ...]:
 
 
 def street_named(rules: Rules, board: int) -> Street:
-    """The street of ``rules``' game with ``board`` board cards (a RulesError if none)."""
-    for street in streets_of(rules):
+    """The street of ``rules``' game with ``board`` board cards (a RulesError if none): a
+    repeating street (River of Blood's runs) stands for every board from its own on.
+
+    >>> street_named(find_game("mit-2023").rules, 9).log_name
+    'Run'
+    """
+    streets = streets_of(rules)
+    for street in streets:
         if street.board == board:
             return street
+    last = streets[-1]
+    if last.more is not None and last.board < board <= 52:
+        return last
     raise RulesError(f"{rules.variant} has no street with {board} board cards.")
 
 
