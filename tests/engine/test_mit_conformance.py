@@ -30,8 +30,8 @@ from local_runner.engine.match import Match
 from local_runner.engine.seats import InProcessSeat, Reply, Seat
 from sdk.bot import Bot
 from sdk.client import BotClient
-from sdk.protocol import Clause, decode_action, decode_message, encode_action, encode_message
 from sdk.games import SEASONS
+from sdk.protocol import Clause, decode_action, decode_message, encode_action, encode_message
 from sdk.rules import Rules
 
 HERE = Path(__file__).resolve().parents[1]  # tests/

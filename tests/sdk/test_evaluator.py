@@ -64,11 +64,22 @@ def test_hypothesis_more_than_eight_cards_equal_to_eval7(cards: list[str]) -> No
 def test_past_eight_cards_the_flush_suit_is_eval7s_first() -> None:
     # A diamond flush and a heart straight flush: eval7 (and so the MIT 2023 engine) sees
     # only the diamonds, which it looks at before the hearts.
-    cards = "2d 5d 8d 9d Jd 3h 4h 5h 6h 7h".split()
+    cards = ["2d", "5d", "8d", "9d", "Jd", "3h", "4h", "5h", "6h", "7h"]
     assert hand_category(evaluate(cards)) == "Flush" == eval7.handtype(eval7_rank(cards))
-    assert evaluate(cards) == evaluate("2d 5d 8d 9d Jd".split())
-    red = "2d 3d 4d 5d 7d Ah Kh Qh Jh 9h".split()  # 7-high diamonds "beat" A-high hearts
-    assert evaluate(red) == evaluate("2d 3d 4d 5d 7d".split()) == eval7_rank(red)
+    assert evaluate(cards) == evaluate(["2d", "5d", "8d", "9d", "Jd"])
+    red = [
+        "2d",
+        "3d",
+        "4d",
+        "5d",
+        "7d",
+        "Ah",
+        "Kh",
+        "Qh",
+        "Jh",
+        "9h",
+    ]  # 7-high diamonds "beat" A-high hearts
+    assert evaluate(red) == evaluate(["2d", "3d", "4d", "5d", "7d"]) == eval7_rank(red)
 
 
 @settings(max_examples=2_000, deadline=None)
