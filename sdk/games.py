@@ -24,6 +24,8 @@ a limit of its own.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .declaration import ACPC, MIT, Competition, Game, Street
 from .rules import PRESETS, Rules, RulesError
 from .variants import acpc, auction, blood, bounty, nlhe, swap, toss
@@ -42,6 +44,8 @@ __all__ = [
     "native_wire",
     "street_named",
     "streets_of",
+    "swap_chance",
+    "swap_streets",
 ]
 
 #: Every game the kit plays, by name, in the order of :data:`sdk.rules.VARIANTS`.
@@ -76,7 +80,8 @@ def find_game(name: str) -> Game:
 
 def streets_of(rules: Rules) -> tuple[Street, ...]:
     """The streets of the game ``rules`` play: its declaration's, or for rules combined by
-    hand (and game files) those of the declared game with the same hooks.
+    hand (and game files) those the hooks make: Toss Hold'em's with discards, else hold'em's
+    with Swap Hold'em's swap streets and Auction Hold'em's bids as the hooks say.
 
     >>> [s.log_name for s in streets_of(find_game("toss").rules)][1:3]
     ['Flop', 'Discard 1']
@@ -86,9 +91,14 @@ def streets_of(rules: Rules) -> tuple[Street, ...]:
         return game.streets
     if rules.discard:
         return toss.STREETS
-    if rules.auction:
-        return auction.STREETS
-    return swap.STREETS if rules.swap is not None else nlhe.GAME.streets
+    streets = swap.STREETS if rules.swap is not None else nlhe.GAME.streets
+    if rules.auction:  # the auction's bids open the flop, swaps or not
+        bid_boards = {street.board for street in auction.STREETS if "bid" in street.asks}
+        streets = tuple(
+            replace(street, asks=("bid", *street.asks)) if street.board in bid_boards else street
+            for street in streets
+        )
+    return streets
 
 
 def street_named(rules: Rules, board: int) -> Street:
@@ -106,6 +116,30 @@ def street_named(rules: Rules, board: int) -> Street:
     if last.more is not None and last.board < board <= 52:
         return last
     raise RulesError(f"{rules.variant} has no street with {board} board cards.")
+
+
+def swap_streets(rules: Rules) -> tuple[int, ...]:
+    """The streets (by board count) as whose cards are dealt hole cards may be swapped.
+
+    >>> swap_streets(find_game("mit-2022").rules), swap_streets(find_game("nlhe").rules)
+    ((3, 4), ())
+    """
+    if rules.swap is None:
+        return ()
+    return tuple(street.board for street in streets_of(rules) if street.swaps)
+
+
+def swap_chance(rules: Rules, board: int) -> float:
+    """The chance that each hole card is swapped as street ``board`` is dealt: the swap
+    rules' field named after that street (``flop``, ``turn``); 0 on other streets.
+
+    >>> swap_chance(find_game("swap").rules, 4), swap_chance(find_game("swap").rules, 5)
+    (0.05, 0.0)
+    """
+    if board not in swap_streets(rules):
+        return 0.0
+    chance: float = getattr(rules.swap, street_named(rules, board).name)
+    return chance
 
 
 def games_speaking(wire: str) -> tuple[str, ...]:

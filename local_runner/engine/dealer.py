@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import eval7
 
-from sdk.games import streets_of
+from sdk.games import streets_of, swap_chance, swap_streets
 from sdk.rules import RANKS, SUITS, Rules
 from sdk.states import TOSS_HOLE_CARDS
 
@@ -89,6 +89,12 @@ def _dealt(rules: Rules) -> tuple[int, int]:
     return holes, board
 
 
+@lru_cache(maxsize=64)
+def _swap_chances(rules: Rules) -> tuple[float, ...]:
+    """The swap chance of each of the game's swap streets, in order (flop, turn)."""
+    return tuple(swap_chance(rules, board) for board in swap_streets(rules))
+
+
 def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
     """The cards of hand number ``hand`` (from 1) of a match played with ``seed``."""
     x = _entropy(seed, hand)
@@ -109,7 +115,7 @@ def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
     auction_cards: Cards = ()
     if swap is not None:
         plans = []
-        for probability in (swap.flop, swap.turn):
+        for probability in _swap_chances(rules):
             threshold = probability * _COIN
             per_seat = []
             for _seat in range(2):
