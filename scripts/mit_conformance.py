@@ -47,10 +47,11 @@ sys.path.insert(0, str(ROOT))
 from local_runner.submission.new import create_bot  # noqa: E402
 from local_runner.tables.config import ScrimmageConfig  # noqa: E402
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage  # noqa: E402
+from sdk.games import SEASONS  # noqa: E402
 from sdk.rules import Rules  # noqa: E402
 
-#: The variant each MIT year plays.
-YEARS = {"base": "nlhe", "2022": "swap", "2024": "auction", "2025": "bounty", "2026": "toss"}
+#: The variant each MIT year plays (each season's declaration; the base engine plays nlhe).
+YEARS = {"base": "nlhe", **{season[4:]: name for season, name in SEASONS.items()}}
 RELAY = ROOT / "scripts" / "wire_relay.py"
 RECORDED_HANDS = 30
 

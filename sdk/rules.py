@@ -61,11 +61,13 @@ ENVIRONMENT_VARIABLE = "POKERBOTS_RULES"
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 
-Variant = Literal["nlhe", "swap", "auction", "bounty", "toss", "acpc-2pl", "acpc-2pn", "acpc-3pl"]
+Variant = Literal[
+    "nlhe", "swap", "auction", "bounty", "toss", "blood", "acpc-2pl", "acpc-2pn", "acpc-3pl"
+]
 #: Every game the kit plays, by the name of its preset (see :data:`PRESETS`).
 VARIANTS: tuple[str, ...] = get_args(Variant)
 #: The games of the MIT Pokerbots seasons, played over the MIT wire protocol.
-MIT_VARIANTS: tuple[str, ...] = ("nlhe", "swap", "auction", "bounty", "toss")
+MIT_VARIANTS: tuple[str, ...] = ("nlhe", "swap", "auction", "bounty", "toss", "blood")
 #: The label for rules that match no preset (hooks combined for an experiment).
 CUSTOM = "custom"
 #: What an illegal action is played as: MIT's default (check, else fold), or the ACPC 2009
@@ -402,6 +404,9 @@ PRESETS.update(
             variant="bounty", game_clock=60.0, bounty=BountyRules(), fold_always_legal=True
         ),
         "toss": Rules(variant="toss", game_clock=60.0, discard=True, fold_always_legal=True),
+        # River of Blood Hold'em (MIT 2023): no-limit hold'em whose runs past the river are
+        # streets of its declaration (sdk/variants/blood.py), not a rules hook.
+        "blood": Rules(variant="blood"),
         "acpc-2pl": _acpc("acpc-2pl", 2, True, _NO_STACK_LIMIT, (5, 10), 3000),
         "acpc-2pn": _acpc("acpc-2pn", 2, False, 400, (1, 2), 3000),
         "acpc-3pl": _acpc("acpc-3pl", 3, True, _NO_STACK_LIMIT, (5, 10), 1000),

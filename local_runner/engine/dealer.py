@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import eval7
 
+from sdk.games import streets_of, swap_chance, swap_streets
 from sdk.rules import RANKS, SUITS, Rules
 from sdk.states import TOSS_HOLE_CARDS
 
@@ -40,7 +41,7 @@ class Deal(NamedTuple):
     """Hole cards per seat."""
     board: Cards
     """The board cards, in dealing order: five (Toss Hold'em: four, as the discards make
-    up the rest)."""
+    up the rest; River of Blood: the rest of the deck, of which its runs use a few)."""
     swaps: tuple[tuple[SwapPlan, SwapPlan], ...] = ()
     """Swap Hold'em: for the flop and the turn, per seat, the replacement of each hole card."""
     auction_cards: Cards = ()
@@ -63,13 +64,43 @@ _COIN = 2**32
 _new = tuple.__new__
 
 
+#: Per rules object (by identity, with the object kept alive): hole cards a seat gets, and
+#: board cards to deal.
+_DEALT: dict[int, tuple[int, int]] = {}
+_DEALT_RULES: list[Rules] = []
+
+
+def _dealt(rules: Rules) -> tuple[int, int]:
+    """How many hole cards each seat gets and how many board cards are dealt, from the game's
+    declared streets: the last street's board, less the discards (Toss Hold'em: three hole
+    cards and four dealt board cards); a game whose last street repeats (River of Blood)
+    deals the whole deck, as its board may use any card left."""
+    streets = streets_of(rules)
+    holes = TOSS_HOLE_CARDS if rules.discard else 2
+    if streets[-1].more is not None:
+        board = 52 - holes * rules.seats
+    else:
+        board = streets[-1].board - sum("discard" in street.asks for street in streets)
+    if len(_DEALT) >= 64:
+        _DEALT.clear()
+        _DEALT_RULES.clear()
+    _DEALT_RULES.append(rules)  # keeps the id from being reused while the entry lives
+    _DEALT[id(rules)] = (holes, board)
+    return holes, board
+
+
+@lru_cache(maxsize=64)
+def _swap_chances(rules: Rules) -> tuple[float, ...]:
+    """The swap chance of each of the game's swap streets, in order (flop, turn)."""
+    return tuple(swap_chance(rules, board) for board in swap_streets(rules))
+
+
 def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
     """The cards of hand number ``hand`` (from 1) of a match played with ``seed``."""
     x = _entropy(seed, hand)
     swap = rules.swap
     seats = rules.seats
-    # Toss Hold'em: three hole cards each, and four dealt board cards (two more are discards).
-    hole_count, dealt = (TOSS_HOLE_CARDS, 4) if rules.discard else (2, 5)
+    hole_count, dealt = _DEALT.get(id(rules)) or _dealt(rules)
     holes_end = hole_count * seats
     needed = holes_end + dealt + (8 if swap is not None else 0) + (2 if rules.auction else 0)
     deck = list(DECK)
@@ -84,7 +115,7 @@ def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
     auction_cards: Cards = ()
     if swap is not None:
         plans = []
-        for probability in (swap.flop, swap.turn):
+        for probability in _swap_chances(rules):
             threshold = probability * _COIN
             per_seat = []
             for _seat in range(2):

@@ -33,6 +33,7 @@ from sdk.acpc import (
     format_score,
 )
 from sdk.actions import BidAction
+from sdk.declaration import HOLDEM_STREETS
 from sdk.games import GAMES
 from sdk.pots import exact_pot_deltas
 
@@ -45,11 +46,12 @@ from .timeline import Walk, walk
 __all__ = ["ACPC_VARIANTS", "hand_to_acpc", "write_acpc_log"]
 
 
-#: Variants with an ACPC form: hold'em without swaps, auctions, bounties or discards.
+#: Variants with an ACPC form: hold'em's streets (no swaps, bids, discards or runs past the
+#: river) and its payoffs (no bounties).
 ACPC_VARIANTS = frozenset(
     name
     for name, game in GAMES.items()
-    if not (game.rules.swap or game.rules.auction or game.rules.bounty or game.rules.discard)
+    if game.streets == HOLDEM_STREETS and game.rules.bounty is None
 )
 
 

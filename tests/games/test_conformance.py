@@ -5,19 +5,25 @@ For each game: a table plays in process and writes its run; the run reads back, 
 replays on the state machine to the chips recorded, and the chips add up to the result; the
 report renders; each export the game allows is written and each it does not is refused with
 a sentence; ``spot`` builds a state on every street; a bot from ``pokerbots new`` for the
-game plays a socket match over every wire the game speaks and passes its own tests.
+game plays a socket match over every wire the game speaks and passes its own tests; the
+game's page in docs/variants/ exists, and its strategy hook plays 300 hands without a fault.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import local_runner as kit
+from local_runner.bots.builtin import make_builtin
+from local_runner.engine.match import Match, MatchSettings
+from local_runner.engine.seats import InProcessSeat
 from local_runner.runs.errors import RunError
 from local_runner.runs.reader import open_run
 from local_runner.submission.new import create_bot
@@ -28,6 +34,7 @@ from local_runner.view.timeline import walk
 from sdk.games import ACPC, GAMES, MIT, Game
 
 NAMES = sorted(GAMES)
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "variants"
 
 
 def _table(game: Game, out: Path, rounds: int = 60) -> kit.TableResult:
@@ -64,7 +71,7 @@ def test_the_report_and_the_exports_the_game_allows(name: str, tmp_path: Path) -
     run = open_run(tmp_path / "run")
     page = match_report(tmp_path / "run")
     assert page.stat().st_size > 10_000 and name in page.read_text(encoding="utf-8")
-    if game.rules.discard:  # three hole cards and discards: no PHH form
+    if game.rules.discard or game.streets[-1].more:  # discards, or runs: no PHH form
         with pytest.raises(RunError, match="PHH has no form"):
             write_phhs(run, tmp_path / "x.phhs")
     else:
@@ -143,3 +150,25 @@ def test_a_new_bot_passes_its_own_tests(name: str, tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert " passed" in run.stdout and " failed" not in run.stdout
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_games_docs_page_exists_and_its_example_plays_without_a_fault(name: str) -> None:
+    game = GAMES[name]
+    page = DOCS / game.docs_page
+    text = page.read_text(encoding="utf-8")
+    assert f"`{name}`" in text or name.startswith("acpc-"), f"{page} never names {name}"
+    found = re.search(r"```python\n(.*?)```", text, re.DOTALL)
+    if found is None:  # the ACPC page shows no strategy hook; its bots speak the ACPC wire
+        assert game.native_wire == ACPC
+        return
+    namespace: dict[str, Any] = {}
+    exec(compile(found.group(1), str(page), "exec"), namespace)
+    rules = game.rules
+    seats = [
+        InProcessSeat("example", namespace["Player"](), rules),
+        InProcessSeat("random", make_builtin("random", 1), rules),
+    ]
+    result = Match(seats, rules, 1, MatchSettings(enforce_clock=False)).play(300)
+    assert result.players[0].fault_counts == {}, result.players[0].first_faults
+    assert seats[0].alive

@@ -18,6 +18,7 @@ import pytest
 import sdk
 from local_runner.submission.new import NewBotError, create_bot, readme_answers, refresh_bot
 from local_runner.submission.vendor import MANIFEST, check_vendored_sdk, plan_sdk_refresh
+from sdk.rules import VARIANTS
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow  # the CLI in subprocesses
@@ -233,7 +234,5 @@ def test_force_asks_with_the_readme_answers_as_defaults(bot: Path) -> None:
     )
     assert run.returncode == 0, run.stderr
     assert "Team name [The Folding Chairs]: " in run.stdout
-    assert (
-        "Target variant (nlhe/swap/auction/bounty/toss/acpc-2pl/acpc-2pn/acpc-3pl) [auction]: "
-    ) in run.stdout
+    assert f"Target variant ({'/'.join(VARIANTS)}) [auction]: " in run.stdout
     assert snapshot(bot) == before  # every default kept: nothing to change
