@@ -64,17 +64,18 @@ _COIN = 2**32
 _new = tuple.__new__
 
 
-#: Per rules object (by identity, with the object kept alive): hole cards a seat gets, and
-#: board cards to deal.
-_DEALT: dict[int, tuple[int, int]] = {}
+#: Per rules object (by identity, with the object kept alive): hole cards a seat gets, board
+#: cards to deal, and the swap chance of each swap street in order (flop, turn).
+_DEALT: dict[int, tuple[int, int, tuple[float, ...]]] = {}
 _DEALT_RULES: list[Rules] = []
 
 
-def _dealt(rules: Rules) -> tuple[int, int]:
-    """How many hole cards each seat gets and how many board cards are dealt, from the game's
-    declared streets: the last street's board, less the discards (Toss Hold'em: three hole
-    cards and four dealt board cards); a game whose last street repeats (River of Blood)
-    deals the whole deck, as its board may use any card left."""
+def _dealt(rules: Rules) -> tuple[int, int, tuple[float, ...]]:
+    """How many hole cards each seat gets, how many board cards are dealt, and the chance of
+    a swap on each swap street, from the game's declared streets: the board is the last
+    street's, less the discards (Toss Hold'em: three hole cards and four dealt board cards);
+    a game whose last street repeats (River of Blood) deals the whole deck, as its board may
+    use any card left.  Kept per rules object: a hash of the rules costs more than a deal."""
     streets = streets_of(rules)
     holes = TOSS_HOLE_CARDS if rules.discard else 2
     if streets[-1].more is not None:
@@ -85,14 +86,9 @@ def _dealt(rules: Rules) -> tuple[int, int]:
         _DEALT.clear()
         _DEALT_RULES.clear()
     _DEALT_RULES.append(rules)  # keeps the id from being reused while the entry lives
-    _DEALT[id(rules)] = (holes, board)
-    return holes, board
-
-
-@lru_cache(maxsize=64)
-def _swap_chances(rules: Rules) -> tuple[float, ...]:
-    """The swap chance of each of the game's swap streets, in order (flop, turn)."""
-    return tuple(swap_chance(rules, board) for board in swap_streets(rules))
+    chances = tuple(swap_chance(rules, street) for street in swap_streets(rules))
+    _DEALT[id(rules)] = entry = (holes, board, chances)
+    return entry
 
 
 def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
@@ -100,7 +96,7 @@ def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
     x = _entropy(seed, hand)
     swap = rules.swap
     seats = rules.seats
-    hole_count, dealt = _DEALT.get(id(rules)) or _dealt(rules)
+    hole_count, dealt, swap_chances = _DEALT.get(id(rules)) or _dealt(rules)
     holes_end = hole_count * seats
     needed = holes_end + dealt + (8 if swap is not None else 0) + (2 if rules.auction else 0)
     deck = list(DECK)
@@ -115,7 +111,7 @@ def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
     auction_cards: Cards = ()
     if swap is not None:
         plans = []
-        for probability in _swap_chances(rules):
+        for probability in swap_chances:
             threshold = probability * _COIN
             per_seat = []
             for _seat in range(2):
