@@ -57,18 +57,12 @@ from local_runner.engine.dealer import showdown_ranks  # noqa: E402
 from local_runner.submission.new import create_bot  # noqa: E402
 from local_runner.tables.config import ScrimmageConfig  # noqa: E402
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage  # noqa: E402
+from sdk.games import SEASONS  # noqa: E402
 from sdk.rules import Rules  # noqa: E402
 from sdk.variants.permuted import true_cards  # noqa: E402
 
-#: The variant each MIT year plays.
-YEARS = {
-    "base": "nlhe",
-    "2020": "permuted",
-    "2022": "swap",
-    "2024": "auction",
-    "2025": "bounty",
-    "2026": "toss",
-}
+#: The variant each MIT year plays (each season's declaration; the base engine plays nlhe).
+YEARS = {"base": "nlhe", **{season[4:]: name for season, name in SEASONS.items()}}
 #: What runs before a year's engine.py, where the engine needs it to run on today's eval7.
 PRELUDES = {
     "2020": "import eval7\n"

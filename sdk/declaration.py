@@ -106,6 +106,8 @@ class Game:
     markers: tuple[str, ...] = ()
     """Identifiers that only this game's own skeletons use (in Python, C++ or Java), by
     which a bot written for it is recognised from its files (``DiscardAction``)."""
+    page: str | None = None
+    """The game's page in the kit's ``docs/variants/`` (None: ``<name>.md``)."""
 
     def __post_init__(self) -> None:
         problems = []
@@ -138,6 +140,11 @@ class Game:
             problems.append("its competition's clock and its rules' clock differ")
         if problems:
             raise RulesError(f"The game {self.name!r} contradicts itself: {'; '.join(problems)}.")
+
+    @property
+    def docs_page(self) -> str:
+        """The file name of the game's page in ``docs/variants/``."""
+        return self.page or f"{self.name}.md"
 
     @property
     def native_wire(self) -> str:

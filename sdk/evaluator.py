@@ -1,4 +1,4 @@
-"""A standard-library hand evaluator: the best five-card poker hand among 5 to 8 cards.
+"""A standard-library hand evaluator: the best five-card poker hand among five or more cards.
 
 :func:`evaluate` returns an integer rank, higher is better, equal for hands of equal
 value.  The number is the one ``eval7.evaluate`` returns for the same cards (the tests
@@ -21,6 +21,12 @@ of a hand without a flush depends only on the rank counts, so it is looked up in
 keyed by them; a flush is looked up by the suited cards' ranks.  The tables fill
 lazily, one entry the first time a combination is seen (at most 49,205 rank
 combinations for seven cards), so importing costs about a millisecond.
+
+More than eight cards (River of Blood Hold'em's long boards) take a slower path that
+counts each suit, because two suits can then both hold five cards.  It keeps eval7's
+answer there too, flaws included: eval7 looks at the suits in the order spades, clubs,
+diamonds, hearts and scores only the first with five or more cards, so a heart flush can
+lose to a lower diamond one (the MIT 2023 engine ranks showdowns so; the rules would not).
 """
 
 from __future__ import annotations
@@ -58,6 +64,8 @@ _ALL_RANKS = (1 << len(RANKS)) - 1
 _SUIT_PLUS_3 = sum(3 << (_SUIT_SHIFT + _SUIT_BITS * s) for s in range(len(SUITS)))
 _SUIT_TOP_BITS = sum(8 << (_SUIT_SHIFT + _SUIT_BITS * s) for s in range(len(SUITS)))
 _FIRST_TOP_BIT_LENGTH = _SUIT_SHIFT + _SUIT_BITS  # bit_length when suit 0 has the flush
+#: The order in which eval7 looks for a flush suit: spades, clubs, diamonds, hearts.
+_EVAL7_SUIT_ORDER = tuple(SUITS.index(suit) for suit in "scdh")
 
 _CARD_VALUES: dict[str, int] = {
     rank + suit: (1 << (_RANK_BITS * r))
@@ -73,20 +81,23 @@ _SUITED: dict[int, int] = {}
 
 
 def evaluate(cards: Collection[str]) -> int:
-    """The rank of the best five-card hand among ``cards`` (a list, tuple or set of 5 to 8 cards).
+    """The rank of the best five-card hand among ``cards`` (a list, tuple or set of five or
+    more cards).
 
     Higher is better and equal ranks tie; the number equals ``eval7.evaluate`` on the
-    same cards.  Raises :class:`ValueError` for an unknown card, a repeated card or a
-    count outside 5..8.
+    same cards (past eight cards, its choice of flush suit too: see the module's notes).
+    Raises :class:`ValueError` for an unknown card, a repeated card or fewer than five.
     """
     try:
         total = sum(map(_CARD_VALUES.__getitem__, cards))
         count = len(cards)
     except (KeyError, TypeError):
         raise ValueError(_problem(cards)) from None
-    if not 5 <= count <= 8 or (total >> _CARD_SHIFT).bit_count() != count:
+    if count < 5 or (total >> _CARD_SHIFT).bit_count() != count:
         # Distinct cards add without carries, so the card set has one bit per card.
         raise ValueError(_problem(cards))
+    if count > 8:
+        return _evaluate_many(total)
     counts = total & _RANK_MASK
     rank = _PLAIN.get(counts) or _plain_rank(counts)
     flush = (total + _SUIT_PLUS_3) & _SUIT_TOP_BITS
@@ -97,6 +108,20 @@ def evaluate(cards: Collection[str]) -> int:
         # With 8 cards a flush can come with quads or a full house, which beat it.
         if flush_rank > rank:
             return flush_rank
+    return rank
+
+
+def _evaluate_many(total: int) -> int:
+    """:func:`evaluate` for more than eight cards (``total`` is their sum), where the suit
+    counts could overflow the sum's trick: the first suit in eval7's order with five cards
+    or more is the flush."""
+    counts = total & _RANK_MASK
+    rank = _PLAIN.get(counts) or _plain_rank(counts)
+    for suit in _EVAL7_SUIT_ORDER:
+        suited = (total >> (_CARD_SHIFT + len(RANKS) * suit)) & _ALL_RANKS
+        if suited.bit_count() >= 5:
+            flush_rank = _SUITED.get(suited) or _suited_rank(suited)
+            return flush_rank if flush_rank > rank else rank
     return rank
 
 
@@ -124,8 +149,8 @@ def _problem(cards: object) -> str:
             f"{unknown[0]!r} is not a card: write a rank of {RANKS} followed by a suit "
             f"of {SUITS}, like 'Ah'."
         )
-    if not 5 <= len(items) <= 8:
-        return f"evaluate() needs 5 to 8 cards to pick the best five from, not {len(items)}."
+    if len(items) < 5:
+        return f"evaluate() needs at least 5 cards to pick the best five from, not {len(items)}."
     repeated = sorted({card for card in items if items.count(card) > 1})
     return f"the card {repeated[0]} appears more than once in {items}."
 

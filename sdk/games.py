@@ -24,9 +24,11 @@ a limit of its own.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .declaration import ACPC, MIT, Competition, Game, Street
 from .rules import PRESETS, Rules, RulesError
-from .variants import acpc, auction, bounty, nlhe, permuted, swap, toss
+from .variants import acpc, auction, blood, bounty, nlhe, permuted, swap, toss
 
 __all__ = [
     "ACPC",
@@ -42,6 +44,8 @@ __all__ = [
     "native_wire",
     "street_named",
     "streets_of",
+    "swap_chance",
+    "swap_streets",
 ]
 
 #: Every game the kit plays, by name, in the order of :data:`sdk.rules.VARIANTS`.
@@ -53,6 +57,7 @@ GAMES: dict[str, Game] = {
         auction.GAME,
         bounty.GAME,
         toss.GAME,
+        blood.GAME,
         permuted.GAME,
         *acpc.GAMES,
     )
@@ -60,7 +65,9 @@ GAMES: dict[str, Game] = {
 assert tuple(GAMES) == tuple(PRESETS), "one declaration per preset"
 
 #: Each season's alias -> its game's name (``mit-2026`` -> ``toss``).
-SEASONS: dict[str, str] = {alias: game.name for game in GAMES.values() for alias in game.aliases}
+SEASONS: dict[str, str] = dict(
+    sorted((alias, game.name) for game in GAMES.values() for alias in game.aliases)
+)
 
 
 def find_game(name: str) -> Game:
@@ -74,7 +81,8 @@ def find_game(name: str) -> Game:
 
 def streets_of(rules: Rules) -> tuple[Street, ...]:
     """The streets of the game ``rules`` play: its declaration's, or for rules combined by
-    hand (and game files) those of the declared game with the same hooks.
+    hand (and game files) those the hooks make: Toss Hold'em's with discards, else hold'em's
+    with Swap Hold'em's swap streets and Auction Hold'em's bids as the hooks say.
 
     >>> [s.log_name for s in streets_of(find_game("toss").rules)][1:3]
     ['Flop', 'Discard 1']
@@ -84,17 +92,55 @@ def streets_of(rules: Rules) -> tuple[Street, ...]:
         return game.streets
     if rules.discard:
         return toss.STREETS
-    if rules.auction:
-        return auction.STREETS
-    return swap.STREETS if rules.swap is not None else nlhe.GAME.streets
+    streets = swap.STREETS if rules.swap is not None else nlhe.GAME.streets
+    if rules.auction:  # the auction's bids open the flop, swaps or not
+        bid_boards = {street.board for street in auction.STREETS if "bid" in street.asks}
+        streets = tuple(
+            replace(street, asks=("bid", *street.asks)) if street.board in bid_boards else street
+            for street in streets
+        )
+    return streets
 
 
 def street_named(rules: Rules, board: int) -> Street:
-    """The street of ``rules``' game with ``board`` board cards (a RulesError if none)."""
-    for street in streets_of(rules):
+    """The street of ``rules``' game with ``board`` board cards (a RulesError if none): a
+    repeating street (River of Blood's runs) stands for every board from its own on.
+
+    >>> street_named(find_game("mit-2023").rules, 9).log_name
+    'Run'
+    """
+    streets = streets_of(rules)
+    for street in streets:
         if street.board == board:
             return street
+    last = streets[-1]
+    if last.more is not None and last.board < board <= 52:
+        return last
     raise RulesError(f"{rules.variant} has no street with {board} board cards.")
+
+
+def swap_streets(rules: Rules) -> tuple[int, ...]:
+    """The streets (by board count) as whose cards are dealt hole cards may be swapped.
+
+    >>> swap_streets(find_game("mit-2022").rules), swap_streets(find_game("nlhe").rules)
+    ((3, 4), ())
+    """
+    if rules.swap is None:
+        return ()
+    return tuple(street.board for street in streets_of(rules) if street.swaps)
+
+
+def swap_chance(rules: Rules, board: int) -> float:
+    """The chance that each hole card is swapped as street ``board`` is dealt: the swap
+    rules' field named after that street (``flop``, ``turn``); 0 on other streets.
+
+    >>> swap_chance(find_game("swap").rules, 4), swap_chance(find_game("swap").rules, 5)
+    (0.05, 0.0)
+    """
+    if board not in swap_streets(rules):
+        return 0.0
+    chance: float = getattr(rules.swap, street_named(rules, board).name)
+    return chance
 
 
 def games_speaking(wire: str) -> tuple[str, ...]:

@@ -65,12 +65,21 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 
 Variant = Literal[
-    "nlhe", "swap", "auction", "bounty", "toss", "permuted", "acpc-2pl", "acpc-2pn", "acpc-3pl"
+    "nlhe",
+    "swap",
+    "auction",
+    "bounty",
+    "toss",
+    "blood",
+    "permuted",
+    "acpc-2pl",
+    "acpc-2pn",
+    "acpc-3pl",
 ]
 #: Every game the kit plays, by the name of its preset (see :data:`PRESETS`).
 VARIANTS: tuple[str, ...] = get_args(Variant)
 #: The games of the MIT Pokerbots seasons, played over the MIT wire protocol.
-MIT_VARIANTS: tuple[str, ...] = ("nlhe", "swap", "auction", "bounty", "toss", "permuted")
+MIT_VARIANTS: tuple[str, ...] = ("nlhe", "swap", "auction", "bounty", "toss", "blood", "permuted")
 #: The label for rules that match no preset (hooks combined for an experiment).
 CUSTOM = "custom"
 #: What an illegal action is played as: MIT's default (check, else fold), or the ACPC 2009
@@ -435,6 +444,9 @@ PRESETS.update(
             variant="bounty", game_clock=60.0, bounty=BountyRules(), fold_always_legal=True
         ),
         "toss": Rules(variant="toss", game_clock=60.0, discard=True, fold_always_legal=True),
+        # River of Blood Hold'em (MIT 2023): no-limit hold'em whose runs past the river are
+        # streets of its declaration (sdk/variants/blood.py), not a rules hook.
+        "blood": Rules(variant="blood"),
         "permuted": Rules(variant="permuted", starting_stack=200, permutation=PermutationRules()),
         "acpc-2pl": _acpc("acpc-2pl", 2, True, _NO_STACK_LIMIT, (5, 10), 3000),
         "acpc-2pn": _acpc("acpc-2pn", 2, False, 400, (1, 2), 3000),

@@ -53,6 +53,7 @@ from sdk.actions import (
     RaiseAction,
 )
 from sdk.bot import Bot
+from sdk.games import swap_streets
 from sdk.history import PastAction, actions_of
 from sdk.opponent_stats import OpponentStats
 from sdk.payoffs import bounty_hit
@@ -250,7 +251,7 @@ class RangeBot(Bot):
 
     def _blur_swaps(self, round_state: RoundState, street: int, dead: list[str]) -> None:
         """Swap Hold'em: as each swap street is reached, part of the range turns random."""
-        for passed in (3, 4):
+        for passed in swap_streets(round_state.rules):
             if self._street < passed <= street:
                 share = swap_range_blur(round_state.rules, passed)
                 if share > 0.0:

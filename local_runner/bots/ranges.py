@@ -221,7 +221,8 @@ def sampled_equity(
     if samples < 1 or sum(live) <= 0.0:
         return 0.5
     drawn = rng.choices(_INDICES, weights=live, k=samples)
-    if len(hand) != 2 or not COMPILED_MONTE_CARLO or full_board != 5:
+    # River of Blood's runs put more than five cards on the board: the Python loop.
+    if len(hand) != 2 or not COMPILED_MONTE_CARLO or full_board != 5 or len(board) > 5:
         return _sampled_equity_any(hand, board, drawn, rng, full_board)
     options = [(EVAL7_COMBOS[i], 1.0) for i in drawn]
     return monte_carlo(to_eval7(hand), options, to_eval7(board), samples, rng)
@@ -244,7 +245,7 @@ def _sampled_equity_any(
     deck = [(EVAL7[card], CARD_BIT[card]) for card in ALL_CARDS if not CARD_BIT[card] & seen]
     known = [*to_eval7(hand), *to_eval7(board)]
     shared = to_eval7(board)
-    missing = full_board - len(board)
+    missing = max(0, full_board - len(board))  # a run's board is already past full
     sample = rng.sample
     won = 0.0
     for i in drawn:
@@ -266,11 +267,12 @@ def equity(
 ) -> float:
     """Equity against a weighted range by the cheapest sound method for the street.
 
-    Two hole cards before the flop use the table; a complete board is exact; otherwise
+    Two hole cards before the flop use the table; a complete board (or, in River of Blood,
+    a longer one: the runs to come are not counted) is exact; otherwise
     (and for a three-card Auction hand before the river) one sampled Monte Carlo run.
     """
     if not board and len(hand) == 2:
         return preflop_equity(hand, opponent)
-    if len(board) == 5:
+    if len(board) >= 5:  # River of Blood's runs: as exact for the cards seen so far
         return river_equity(hand, board, opponent)
     return sampled_equity(hand, board, opponent, samples, rng)

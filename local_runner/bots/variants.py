@@ -18,6 +18,7 @@ import random
 from collections.abc import Sequence
 from math import comb
 
+from sdk.games import swap_chance
 from sdk.handclass import ALL_CARDS
 from sdk.rules import RANKS, Rules
 
@@ -70,9 +71,7 @@ def swap_range_blur(rules: Rules, street: int) -> float:
     It is the chance that at least one of its cards was swapped just now (the flop's
     or the turn's swap probability); 0 outside Swap Hold'em and on other streets.
     """
-    if rules.swap is None:
-        return 0.0
-    p = rules.swap.flop if street == 3 else rules.swap.turn if street == 4 else 0.0
+    p = swap_chance(rules, street)
     return 1.0 - (1.0 - p) ** 2
 
 

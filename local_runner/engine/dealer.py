@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import eval7
 
+from sdk.games import streets_of, swap_chance, swap_streets
 from sdk.rules import RANKS, SUITS, Rules
 from sdk.states import TOSS_HOLE_CARDS
 from sdk.variants.permuted import true_cards
@@ -41,7 +42,7 @@ class Deal(NamedTuple):
     """Hole cards per seat."""
     board: Cards
     """The board cards, in dealing order: five (Toss Hold'em: four, as the discards make
-    up the rest)."""
+    up the rest; River of Blood: the rest of the deck, of which its runs use a few)."""
     swaps: tuple[tuple[SwapPlan, SwapPlan], ...] = ()
     """Swap Hold'em: for the flop and the turn, per seat, the replacement of each hole card."""
     auction_cards: Cards = ()
@@ -64,13 +65,39 @@ _COIN = 2**32
 _new = tuple.__new__
 
 
+#: Per rules object (by identity, with the object kept alive): hole cards a seat gets, board
+#: cards to deal, and the swap chance of each swap street in order (flop, turn).
+_DEALT: dict[int, tuple[int, int, tuple[float, ...]]] = {}
+_DEALT_RULES: list[Rules] = []
+
+
+def _dealt(rules: Rules) -> tuple[int, int, tuple[float, ...]]:
+    """How many hole cards each seat gets, how many board cards are dealt, and the chance of
+    a swap on each swap street, from the game's declared streets: the board is the last
+    street's, less the discards (Toss Hold'em: three hole cards and four dealt board cards);
+    a game whose last street repeats (River of Blood) deals the whole deck, as its board may
+    use any card left.  Kept per rules object: a hash of the rules costs more than a deal."""
+    streets = streets_of(rules)
+    holes = TOSS_HOLE_CARDS if rules.discard else 2
+    if streets[-1].more is not None:
+        board = 52 - holes * rules.seats
+    else:
+        board = streets[-1].board - sum("discard" in street.asks for street in streets)
+    if len(_DEALT) >= 64:
+        _DEALT.clear()
+        _DEALT_RULES.clear()
+    _DEALT_RULES.append(rules)  # keeps the id from being reused while the entry lives
+    chances = tuple(swap_chance(rules, street) for street in swap_streets(rules))
+    _DEALT[id(rules)] = entry = (holes, board, chances)
+    return entry
+
+
 def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
     """The cards of hand number ``hand`` (from 1) of a match played with ``seed``."""
     x = _entropy(seed, hand)
     swap = rules.swap
     seats = rules.seats
-    # Toss Hold'em: three hole cards each, and four dealt board cards (two more are discards).
-    hole_count, dealt = (TOSS_HOLE_CARDS, 4) if rules.discard else (2, 5)
+    hole_count, dealt, swap_chances = _DEALT.get(id(rules)) or _dealt(rules)
     holes_end = hole_count * seats
     needed = holes_end + dealt + (8 if swap is not None else 0) + (2 if rules.auction else 0)
     deck = list(DECK)
@@ -85,7 +112,7 @@ def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
     auction_cards: Cards = ()
     if swap is not None:
         plans = []
-        for probability in (swap.flop, swap.turn):
+        for probability in swap_chances:
             threshold = probability * _COIN
             per_seat = []
             for _seat in range(2):

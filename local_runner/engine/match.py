@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from sdk.actions import Action, CheckAction, DiscardAction
+from sdk.games import swap_streets
 from sdk.rules import Rules
 from sdk.states import RoundState, TerminalState
 from sdk.variants.permuted import draw_values
@@ -119,6 +120,7 @@ class Match:
                 f"These rules seat {rules.seats} players, but {len(seats)} seats were given."
             )
         self.rules = rules
+        self._swap_streets = swap_streets(rules)  # the deal holds a swap plan for each
         self.seed = seed
         self.settings = settings
         self.on_hand = on_hand
@@ -319,8 +321,8 @@ class Match:
         board = state.board_with_deal(deal.board)
         state = state.with_board(board)
         record.events.append(StreetEvent(state.street, board, state.stacks))
-        if deal.swaps and state.street in (3, 4):
-            plan = deal.swaps[0 if state.street == 3 else 1]
+        if deal.swaps and state.street in self._swap_streets:
+            plan = deal.swaps[self._swap_streets.index(state.street)]
             for seat in (0, 1):
                 old = state.hands[seat]
                 # The plan covers the two dealt hole cards; an auction card stays.

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sdk.actions import HIDDEN_BID, BidAction
+from sdk.games import swap_streets
 from sdk.protocol import (
     AuctionResult,
     Board,
@@ -60,6 +61,7 @@ class MitView:
         "_history",
         "_plain",
         "_record",
+        "_swap_streets",
         "_toss",
         "_updates_due",
         "rules",
@@ -71,6 +73,7 @@ class MitView:
         self._plain = rules.swap is None and not rules.auction  # actions and boards only
         self._bounty = rules.bounty is not None
         self._toss = rules.discard
+        self._swap_streets = swap_streets(rules)
         self._record: HandRecord | None = None
         self._cursor = 0  # events of the record already turned into clauses
         self._history: list[Clause] = [_CLOCK_SLOT]  # the next message: its clock's slot,
@@ -163,7 +166,7 @@ class MitView:
                     self._update(history)
                 self._board = event.board
                 _append_board(history, event.board)
-                self._updates_due = self.rules.swap is not None and event.street in (3, 4)
+                self._updates_due = event.street in self._swap_streets
             elif type(event) is SwapEvent:
                 if event.seat == seat:
                     self._hand = event.new

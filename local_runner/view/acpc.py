@@ -33,6 +33,7 @@ from sdk.acpc import (
     format_score,
 )
 from sdk.actions import BidAction
+from sdk.declaration import HOLDEM_STREETS
 from sdk.games import GAMES
 from sdk.pots import exact_pot_deltas
 
@@ -45,18 +46,14 @@ from .timeline import Walk, walk
 __all__ = ["ACPC_VARIANTS", "hand_to_acpc", "write_acpc_log"]
 
 
-#: Variants with an ACPC form: hold'em without swaps, auctions, bounties, discards or a
-#: permuted order of the card values (its showdowns are not hold'em's).
+#: Variants with an ACPC form: hold'em's streets (no swaps, bids, discards or runs past the
+#: river) and its payoffs and showdowns (no bounties, no permuted order of the card values).
 ACPC_VARIANTS = frozenset(
     name
     for name, game in GAMES.items()
-    if not (
-        game.rules.swap
-        or game.rules.auction
-        or game.rules.bounty
-        or game.rules.discard
-        or game.rules.permutation
-    )
+    if game.streets == HOLDEM_STREETS
+    and game.rules.bounty is None
+    and game.rules.permutation is None
 )
 
 

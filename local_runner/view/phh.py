@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from sdk.actions import BidAction, CallAction, CheckAction, FoldAction, RaiseAction
+from sdk.games import streets_of
 from sdk.rules import Rules
 from sdk.states import TerminalState
 
@@ -211,14 +212,15 @@ def dumps_table(number: int, fields: dict[str, Any]) -> str:
 def write_phhs(run: Run, path: Path, hands: Iterable[int] | None = None) -> int:
     """Write the run's hands (all, or the numbers in ``hands``) to ``path``; returns the count.
 
-    :class:`RunError` for a Toss Hold'em run: three hole cards and discards have no PHH
-    form that PokerKit could replay.
+    :class:`RunError` for a Toss Hold'em run (three hole cards and discards) and a River of
+    Blood run (boards past the river): PHH has no form for them that PokerKit could replay.
     """
-    if run.rules.discard:
+    streets = streets_of(run.rules)
+    if run.rules.discard or streets[-1].more is not None:
+        what = "three hole cards and discards" if run.rules.discard else "boards past the river"
         raise RunError(
-            f"{run.directory} is a {run.variant} match; PHH has no form for three hole cards "
-            "and discards, so it cannot be exported. Read it with `pokerbots replay` or "
-            "`pokerbots report` instead."
+            f"{run.directory} is a {run.variant} match; PHH has no form for {what}, so it "
+            "cannot be exported. Read it with `pokerbots replay` or `pokerbots report` instead."
         )
     wanted = None if hands is None else set(hands)
     count = 0

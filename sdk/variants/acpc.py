@@ -7,6 +7,13 @@ from ..declaration import ACPC, HOLDEM_STREETS, MIT, Game, acpc_competition
 from ..rules import PRESETS
 
 GAMES = tuple(
-    Game(name, PRESETS[name], HOLDEM_STREETS, wires, acpc_competition(PRESETS[name]))
+    Game(
+        name,
+        PRESETS[name],
+        HOLDEM_STREETS,
+        wires,
+        acpc_competition(PRESETS[name]),
+        page="acpc.md",
+    )
     for name, wires in (("acpc-2pl", (ACPC, MIT)), ("acpc-2pn", (ACPC, MIT)), ("acpc-3pl", (ACPC,)))
 )

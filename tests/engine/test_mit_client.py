@@ -38,11 +38,13 @@ def mit_bot(
     late_at: int = 0,
     delay: float = 0.0,
     late_by: float = 0.5,
+    clock: float | None = None,
 ) -> Path:
     """A bot directory whose player.py is the independent client, playing ``variant``.
 
     ``nodelay`` turns Nagle's algorithm off on the client's socket; the MIT Python
-    skeleton leaves it on (see the last test).
+    skeleton leaves it on (see the last test).  ``clock`` is the game clock the match
+    gives (the season's by default): the client checks every ``T`` against it.
     """
     directory.mkdir()
     shutil.copy(CLIENT, directory / "player.py")
@@ -51,6 +53,8 @@ def mit_bot(
         options += ["--late-at", str(late_at), "--late-by", str(late_by)]
     if delay:
         options += ["--delay", str(delay)]
+    if clock is not None:
+        options += ["--clock", str(clock)]
     commands = {"build": [], "run": [sys.executable, "player.py", variant, *options]}
     (directory / "commands.json").write_text(json.dumps(commands), encoding="utf-8")
     return directory

@@ -30,20 +30,15 @@ from local_runner.engine.match import Match
 from local_runner.engine.seats import InProcessSeat, Reply, Seat
 from sdk.bot import Bot
 from sdk.client import BotClient
+from sdk.games import SEASONS
 from sdk.protocol import Clause, decode_action, decode_message, encode_action, encode_message
 from sdk.rules import Rules
 
 HERE = Path(__file__).resolve().parents[1]  # tests/
 RECORDINGS = HERE / "conformance"
 STARTER = HERE.parent / "skeleton" / "player.py"
-YEARS = {
-    "base": "nlhe",
-    "2020": "permuted",
-    "2022": "swap",
-    "2024": "auction",
-    "2025": "bounty",
-    "2026": "toss",
-}
+#: Each MIT season's game, as declared (a new season's recordings are looked for at once).
+YEARS = {"base": "nlhe", **{season[4:]: name for season, name in SEASONS.items()}}
 _CLOCK = re.compile(r"^T\d+(\.\d+)?")
 
 

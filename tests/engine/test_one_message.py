@@ -145,9 +145,11 @@ def test_a_late_reply_then_normal_play_loses_no_line_and_counts_the_defaults(
     # machine and cannot outrun the late reply: at most 500 of its replies fit in the 4 s,
     # and every hand asks it at least once.  Its ~900 replies use about 7 s of its 30 s clock
     # on an idle machine, and about 20 s on a loaded one.
-    late_bot = mit_bot(tmp_path / "late", "nlhe", nodelay=False, late_at=5, late_by=4.0)
-    other = mit_bot(tmp_path / "other", "nlhe", nodelay=False, delay=0.008)
-    rules = Rules.for_variant("nlhe").replace(num_rounds=600)
+    late_bot = mit_bot(
+        tmp_path / "late", "nlhe", nodelay=False, late_at=5, late_by=4.0, clock=300.0
+    )
+    other = mit_bot(tmp_path / "other", "nlhe", nodelay=False, delay=0.008, clock=300.0)
+    rules = Rules.for_variant("nlhe").replace(num_rounds=600, game_clock=300.0)
     config = ScrimmageConfig(rules=rules, seed=3, runner=RunnerSettings(reply_timeout=1.5))
     out = tmp_path / "out"
     result = run_scrimmage([BotSpec.parse(str(late_bot)), BotSpec.parse(str(other))], config, out)

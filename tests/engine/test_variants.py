@@ -9,10 +9,7 @@ received, and what each bot's client showed it.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import Phase, given, settings
@@ -622,28 +619,6 @@ def test_a_hand_end_delivered_with_the_next_opening_is_reported_with_its_own_sea
     # bounty_hits[active] describe the opponent.
     assert a.seats_at_end == {1: 0, 2: 1}
     assert a.ended[1].deltas[a.seats_at_end[1]] == -1
-
-
-# -- the variant pages ----------------------------------------------------------
-
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "variants"
-
-
-@pytest.mark.parametrize("variant", ["nlhe", "swap", "auction", "bounty"])
-def test_the_strategy_hook_on_each_variant_page_plays_without_a_fault(variant: str) -> None:
-    page = DOCS / f"{variant}.md"
-    found = re.search(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.DOTALL)
-    assert found is not None
-    namespace: dict[str, Any] = {}
-    exec(compile(found.group(1), str(page), "exec"), namespace)
-    rules = Rules.for_variant(variant)
-    seats = [
-        InProcessSeat("example", namespace["Player"](), rules),
-        InProcessSeat("random", make_builtin("random", 1), rules),
-    ]
-    result = Match(seats, rules, 1, MatchSettings(enforce_clock=False)).play(300)
-    assert result.players[0].fault_counts == {}, result.players[0].first_faults
-    assert seats[0].alive
 
 
 # -- golden transcripts ----------------------------------------------------------

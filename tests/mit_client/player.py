@@ -26,7 +26,10 @@ broken promise (the runner then records a crash):
 * in Toss Hold'em (2026, section 2.6): three hole cards and an empty ``G``; on a
   two-card flop the big blind discards (``D<index>``) and the small blind acks with
   ``K``, then the small blind discards; each discarded card is the next card of the
-  board; the hand ends with ``O`` (two cards) and the delta ``A<int>``.
+  board; the hand ends with ``O`` (two cards) and the delta ``A<int>``;
+* in River of Blood Hold'em (2023): after the river, while the newest board card is red
+  (a diamond or a heart), another street with one more card and a betting round follows;
+  the hand ends after the street of the first black card from the river on.
 
 Run as ``python player.py VARIANT [--nodelay] [--late-at N [--late-by S]] PORT``; ``--nodelay``
 sets ``TCP_NODELAY`` (the MIT Python skeleton does not); ``--late-at N`` sleeps ``--late-by``
@@ -60,6 +63,7 @@ STARTING_STACK = {
     "auction": 400,
     "bounty": 400,
     "toss": 400,
+    "blood": 400,
     "permuted": 200,
 }
 GAME_CLOCK = {
@@ -68,6 +72,7 @@ GAME_CLOCK = {
     "auction": 30.0,
     "bounty": 60.0,
     "toss": 60.0,
+    "blood": 30.0,
     "permuted": 30.0,
 }
 BIG_BLIND, SMALL_BLIND = 2, 1
@@ -109,6 +114,7 @@ class Client:
         # 2026 moved the delta to A, as D became a discard.
         self.delta_letter = "A" if self.toss else "D"
         self.start = STARTING_STACK[variant]
+        self.clock = GAME_CLOCK[variant]  # the season's; a test may give a longer one
         self.rng = rng
         self.stats: Counter[str] = Counter()
         self.hands = 0
@@ -129,7 +135,7 @@ class Client:
             return None
         clock = clauses[0]
         check(CLOCK.fullmatch(clock) is not None, f"message does not open with T: {line!r}")
-        check(0.0 <= float(clock[1:]) <= GAME_CLOCK[self.variant], f"odd clock {clock}")
+        check(0.0 <= float(clock[1:]) <= self.clock, f"odd clock {clock}")
         for clause in clauses[1:]:
             self.clause(clause)
         check(not self.required, f"message ended while {self.required} was still due: {line!r}")
@@ -275,7 +281,10 @@ class Client:
             self.button += 1
 
     def end_street(self) -> None:
-        if self.street == (6 if self.toss else 5):
+        last = 6 if self.toss else 5
+        if self.variant == "blood" and self.street >= 5:
+            last = self.street if self.board[-1][-1] in "cs" else self.street + 1
+        if self.street == last:
             self.over = self.showdown = True
             ending = ["O", "D", "Y"] if self.variant == "bounty" else ["O", self.delta_letter]
             self.required = ending
@@ -475,6 +484,8 @@ def main() -> int:
     late_at = int(sys.argv[sys.argv.index("--late-at") + 1]) if "--late-at" in sys.argv else 0
     delay = float(sys.argv[sys.argv.index("--delay") + 1]) if "--delay" in sys.argv else 0.0
     late_by = float(sys.argv[sys.argv.index("--late-by") + 1]) if "--late-by" in sys.argv else 0.5
+    if "--clock" in sys.argv:
+        client.clock = float(sys.argv[sys.argv.index("--clock") + 1])
     line = ""
     replies = 0
     try:

@@ -41,6 +41,7 @@ def test_each_season_names_its_game() -> None:
     assert SEASONS == {
         "mit-2020": "permuted",
         "mit-2022": "swap",
+        "mit-2023": "blood",
         "mit-2024": "auction",
         "mit-2025": "bounty",
         "mit-2026": "toss",

@@ -14,6 +14,7 @@ from local_runner.engine.match import Match, MatchSettings
 from local_runner.engine.seats import InProcessSeat
 from sdk.actions import BidAction, CallAction, CheckAction, DiscardAction, FoldAction, RaiseAction
 from sdk.bot import Bot
+from sdk.games import streets_of
 from sdk.rules import MIT_VARIANTS, Rules
 from sdk.states import (
     BIG_BLIND,
@@ -65,8 +66,12 @@ class SkeletonStyleBot(Bot):
         continue_cost = opp_pip - my_pip
         my_contribution = STARTING_STACK - my_stack
         opp_contribution = STARTING_STACK - opp_stack
-        assert len(my_cards) >= 2 and len(board_cards) <= (6 if round_state.rules.discard else 5)
-        assert len(round_state.board) <= 6  # the 2026 stock player reads ``board``
+        # Five board cards at most (six in Toss Hold'em), or up to 31 with River of Blood's runs.
+        most = (
+            31 if streets_of(round_state.rules)[-1].more else 6 if round_state.rules.discard else 5
+        )
+        assert len(my_cards) >= 2 and len(board_cards) <= most
+        assert len(round_state.board) <= most  # the 2026 stock player reads ``board``
         assert continue_cost >= 0 and my_contribution >= 0 and opp_contribution >= 0
         if round_state.rules.auction:
             _my_bid, _opp_bid = round_state.bids[active], round_state.bids[1 - active]

@@ -65,15 +65,16 @@ class Deal:
 
 @st.composite
 def deals(draw: st.DrawFn, hole_cards: int = 2) -> Deal:
-    """Hole cards (two, or three for Toss Hold'em), five board cards (Toss Hold'em uses the
-    first four), auction cards and bounty ranks."""
+    """Hole cards (two, or three for Toss Hold'em), auction cards, the rest of the deck as
+    the board (five cards are used, four in Toss Hold'em, up to 31 in River of Blood) and
+    bounty ranks."""
     cards = draw(st.permutations(DECK))
     ranks = (draw(st.sampled_from(RANKS)), draw(st.sampled_from(RANKS)))
     n = hole_cards
     return Deal(
         (tuple(cards[:n]), tuple(cards[n : 2 * n])),
-        tuple(cards[2 * n : 2 * n + 5]),
-        (cards[2 * n + 5], cards[2 * n + 6]),
+        tuple(cards[2 * n + 2 :]),
+        (cards[2 * n], cards[2 * n + 1]),
         ranks,
     )
 
@@ -212,7 +213,11 @@ def check_transition(before: RoundState, after: State, ledger: Ledger, streets: 
         check_toss_transition(before, after, streets)
         return
     if after.street != before.street:
-        assert after.street == NEXT_STREET[before.street]
+        if before.street >= 5:  # River of Blood: a run follows a red river or run card
+            assert rules.variant == "blood" and before.board[-1][-1] in "dh"
+            assert after.street == before.street + 1
+        else:
+            assert after.street == NEXT_STREET[before.street]
         streets.append(after.street)
         assert after.pips == (0, 0)
         assert after.button == 1
@@ -262,7 +267,12 @@ def check_terminal(data: st.DataObject, end: TerminalState, deal: Deal) -> None:
     results = [end]
     if end.folder is None:
         assert end.deltas == (0, 0)
-        assert last.street == (6 if rules.discard else 5)
+        if rules.variant == "blood":  # every card from the river on red but the last
+            assert last.street >= 5 and len(last.board) == last.street
+            assert last.board[-1][-1] in "cs"
+            assert all(card[-1] in "dh" for card in last.board[4:-1])
+        else:
+            assert last.street == (6 if rules.discard else 5)
         if rules.discard:
             assert len(last.board) == 6 and all(len(hand) == 2 for hand in last.hands)
             assert len(set(last.board + last.hands[0] + last.hands[1])) == 10
@@ -343,6 +353,8 @@ def test_random_hands_keep_every_invariant(variant: str, data: st.DataObject) ->
     event("showdown" if end.folder is None else f"fold on street {end.previous_state.street}")
     event("all-in" if 0 in end.previous_state.stacks else "not all-in")
     every = [0, 2, 3, 4, 5, 6] if rules.discard else [0, 3, 4, 5]
+    if variant == "blood":  # the runs: one more street per red card from the river on
+        every += list(range(6, end.previous_state.street + 1))
     assert streets == every[: len(streets)]
     if end.folder is None:
         assert streets == every

@@ -82,7 +82,7 @@ def test_the_acpc_bots_own_tests_pass(acpc_bots: dict[str, Path], variant: str) 
         timeout=300,
     )
     assert completed.returncode == 0, completed.stdout[-3000:]
-    # The template's tests: one match per game the kit plays, and three spot checks.
+    # One test per game the kit declares (the bot plays each), and three of its own.
     assert f"{len(VARIANTS) + 3} passed" in completed.stdout
 
 
