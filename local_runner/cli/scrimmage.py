@@ -6,7 +6,7 @@ import argparse
 import json
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from rich.console import Console
@@ -140,7 +140,7 @@ def infer_table_game(specs: Sequence[BotSpec]) -> tuple[str, str] | None:
         root = program.directory
         inference = infer_game(root, declared_variant(root))
         if inference.ambiguous:
-            raise UsageError(f"The game of {spec.name} cannot be told: {inference.reason}.")
+            raise UsageError(f"{spec.name}: {inference.reason}.")
         name, why = inference.name, inference.reason
         if name is None and (program.protocol == "acpc" or program.source == "startme.sh"):
             name = ACPC_DEFAULT_GAME
@@ -172,7 +172,11 @@ def _game_of_bots(names: list[str], default: str) -> tuple[str | None, str | Non
     if not names:
         skeleton = find_skeleton()
         names = [] if skeleton is None else [str(skeleton)]
-    specs = [BotSpec.parse(text) for text in names]
+    specs = []
+    for text in names:
+        # A bot that cannot be read is refused later, in its turn, with its own sentence.
+        with suppress(UsageError):
+            specs.append(BotSpec.parse(text))
     inferred = infer_table_game(specs)
     if inferred is not None:
         return inferred[0], f"Game: {inferred[0]} ({inferred[1]}); --variant chooses another."

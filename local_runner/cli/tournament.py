@@ -28,7 +28,7 @@ from sdk.rules import VARIANTS
 from ..results.standings import MatchSummary, Standings
 from ..results.stats import Summary
 from ..runs.layout import CROSS_TABLE_PNG, MATCHES_FILE, RESULTS_FILE
-from ..tables.config import ScrimmageConfig, load_config
+from ..tables.config import ScrimmageConfig, clock_line, load_config
 from ..tables.executors import open_executor
 from ..tables.spec import UsageError
 from ..tables.tournament import (
@@ -141,6 +141,8 @@ def run(args: argparse.Namespace) -> int:
     error_console = make_console(stderr=True)
     try:
         plan, out_dir = _plan(args)
+        if (line := clock_line(plan.config)) is not None:
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
         with open_executor(args.workers, args.scheduler) as executor:
             result = _play(plan, out_dir, executor, args, console)
     except KeyboardInterrupt:  # before the first match was scheduled

@@ -322,10 +322,10 @@ def clock_line(config: ScrimmageConfig) -> str | None:
     number of hands (None then): scaled to the hands, or set by the user.
 
     >>> config = ScrimmageConfig(seed=1).with_overrides(variant="toss", rounds=30_000)
-    >>> for part in clock_line(config).split("; "):  # type: ignore[union-attr]
-    ...     print(part)
-    Clock: 1,800 s per bot for 30,000 hands (60 s per 1,000, scaled from MIT Pokerbots 2026's)
-    set --game-clock to change it.
+    >>> import textwrap
+    >>> print(textwrap.fill(str(clock_line(config)), 80))
+    Clock: 1,800 s per bot for 30,000 hands (60 s per 1,000, scaled from the clock
+    of MIT Pokerbots 2026); set --game-clock to change it.
     """
     rules = config.rules
     hands = f"{rules.game_clock:,.6g} s per bot for {rules.num_rounds:,} hands"
@@ -338,5 +338,6 @@ def clock_line(config: ScrimmageConfig) -> str | None:
     # ACPC's rule is "7 s a hand"; an MIT season's clock is small per hand, so per 1,000.
     rate = f"{per_hand:g} s a hand" if per_hand >= 1 else f"{per_hand * 1000:g} s per 1,000"
     return (
-        f"Clock: {hands} ({rate}, scaled from {competition.name}'s); set --game-clock to change it."
+        f"Clock: {hands} ({rate}, scaled from the clock of {competition.name}); "
+        "set --game-clock to change it."
     )
