@@ -36,6 +36,7 @@ A complete file (every key optional; defaults shown)::
 
 from __future__ import annotations
 
+import math
 import secrets
 import tomllib
 from dataclasses import dataclass, field, fields, replace
@@ -198,11 +199,20 @@ class ScrimmageConfig:
 
     def clock_dict(self) -> dict[str, Any]:
         """The clock as ``summary.json`` records it: its seconds per bot, where they came
-        from, and the competition's own clock and hands it was scaled from."""
+        from, and the competition's own clock and hands it was scaled from.
+
+        A configuration built by hand (``ScrimmageConfig(rules=...)``, as validate's smoke
+        matches are) whose clock is not the competition's for its hands records
+        ``explicit``: the clock is the one its rules were given.
+        """
         competition = competition_of(self.rules)
+        source = self.clock_source
+        fitted = competition.clock_for(self.rules.num_rounds)
+        if source != "explicit" and not math.isclose(self.rules.game_clock, fitted):
+            source = "explicit"
         return {
             "game_clock": self.rules.game_clock,
-            "source": self.clock_source,
+            "source": source,
             "hands": self.rules.num_rounds,
             "competition": competition.name,
             "competition_clock": competition.clock,

@@ -176,3 +176,12 @@ def test_the_limits_are_the_games_unless_set(tmp_path: Path) -> None:
 
 def test_a_config_that_names_no_game_lets_the_bots_say() -> None:
     assert not load_config(None).names_game
+
+
+def test_a_configuration_built_by_hand_records_the_clock_its_rules_carry() -> None:
+    from local_runner.tables.config import ScrimmageConfig
+    from sdk.rules import Rules
+
+    by_hand = ScrimmageConfig(rules=Rules(num_rounds=20), seed=1)  # 30 s for 20 hands
+    assert by_hand.clock_dict()["source"] == "explicit"
+    assert ScrimmageConfig(rules=Rules(), seed=1).clock_dict()["source"] == "season"
