@@ -402,8 +402,7 @@ def wait_for_bot(
         if waited >= next_notice:
             notice(
                 f"Waiting for {who} to connect: {waited:.0f} s so far; the ACPC rules set no "
-                "limit (connect_timeout under [runner] in a match config sets one); Ctrl-C "
-                "to stop."
+                "limit; Ctrl-C to stop."
             )
             next_notice += WAIT_NOTICE_EVERY
 
