@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 from sdk.games import SEASONS, find_game
 from sdk.rules import RulesError
@@ -36,7 +37,7 @@ def seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         value = 0.0
-    if not value > 0:
+    if not (value > 0 and math.isfinite(value)):
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
     return value
 

@@ -17,7 +17,7 @@ from ..tables.config import load_config
 from ..tables.spec import BotSpec
 from ..tables.table import play_table
 from ..view.human import human_seat_factory
-from .arguments import VARIANT_HELP, non_negative_int, positive_int, variant_name
+from .arguments import VARIANT_HELP, non_negative_int, positive_int, seconds, variant_name
 
 __all__ = ["register", "run"]
 
@@ -46,6 +46,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--rounds", type=positive_int, default=20, help="hands (default 20)")
     parser.add_argument(
+        "--game-clock",
+        type=seconds,
+        metavar="SECONDS",
+        help="the bot's thinking time for the match (default: the game's clock, in proportion "
+        "to --rounds; you have no clock)",
+    )
+    parser.add_argument(
         "--seed", type=non_negative_int, help="seed for the deal (default: random, recorded)"
     )
     parser.add_argument("--out", type=Path, help="output directory (default: runs/play-TIME)")
@@ -57,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False, soft_wrap=True)
     opponent = BotSpec.parse(args.bot)
     config = load_config(None).with_overrides(
-        variant=args.variant, rounds=args.rounds, seed=args.seed
+        variant=args.variant, rounds=args.rounds, seed=args.seed, game_clock=args.game_clock
     )
     name = opponent.name if opponent.name != PERSON else f"{PERSON}-bot"
     me = BotSpec(PERSON, seat=human_seat_factory(name, _read))

@@ -6,7 +6,7 @@ import argparse
 import json
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from rich.console import Console
@@ -22,18 +22,22 @@ from ..programs.interpreter import choose_python
 from ..results.explain import result_notes, start_failure_lines
 from ..results.stats import Summary, ci_sentence, table_verdict
 from ..results.table import TableResult
-from ..tables.config import ScrimmageConfig, load_config
+from ..submission.infer import infer_game
+from ..submission.metadata import declared_variant
+from ..tables.config import ScrimmageConfig, clock_line, load_config
 from ..tables.spec import BotSpec, UsageError
 from ..tables.table import planned_legs, play_table
-from .arguments import VARIANT_HELP, non_negative_int, positive_int, variant_name
+from .arguments import VARIANT_HELP, non_negative_int, positive_int, seconds, variant_name
 from .console import make_console, print_warning
 from .outputs import prepare_scrimmage_folder
 from .progress import PlainProgress
 from .render import describe_faults, result_table
 
-__all__ = ["register", "run"]
+__all__ = ["infer_table_game", "register", "run"]
 
 DEFAULT_OPPONENT = "builtin:random"
+#: The game of a bot that speaks the ACPC wire and names no game: heads-up no-limit.
+ACPC_DEFAULT_GAME = "acpc-2pn"
 #: The exit status when a bot failed to build or never connected (no match was played).
 NOT_STARTED = 3
 
@@ -55,9 +59,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--variant",
         type=variant_name,
         choices=VARIANTS,
-        help=f"the game (default: nlhe, or the config's; {VARIANT_HELP})",
+        help="the game (default: the config's, else the one the bots' README Variant lines or "
+        f"their files name, else nlhe; {VARIANT_HELP})",
     )
     parser.add_argument("--rounds", type=positive_int, help="hands to play (default 1000)")
+    parser.add_argument(
+        "--game-clock",
+        type=seconds,
+        metavar="SECONDS",
+        help="each bot's thinking time for the whole match (default: the game's clock, in "
+        "proportion to --rounds: 30 s per 1,000 hands in nlhe)",
+    )
     parser.add_argument(
         "--seed", type=non_negative_int, help="seed for the deal (default: random, recorded)"
     )
@@ -110,6 +122,82 @@ def find_skeleton() -> Path | None:
     return None
 
 
+def infer_table_game(specs: Sequence[BotSpec]) -> tuple[str, str] | None:
+    """The game the bot directories among ``specs`` were written for, and in words why; None
+    when none of them says.
+
+    Each bot's game is :func:`~local_runner.submission.infer.infer_game`'s (its README's
+    Variant line, then the identifiers of one season's skeleton in its files), else
+    ``acpc-2pn`` for a bot that speaks the ACPC wire (it starts from startme.sh alone, or its
+    commands.json says so).  Raises :class:`UsageError`, naming ``--variant``, when a bot's
+    files name more than one game or two bots name different games.
+    """
+    found: dict[str, list[tuple[str, str]]] = {}  # game -> (bot, why), in the bots' order
+    for spec in specs:
+        program = spec.program
+        if program is None:
+            continue
+        root = program.directory
+        inference = infer_game(root, declared_variant(root))
+        if inference.ambiguous:
+            raise UsageError(f"{spec.name}: {inference.reason}.")
+        name, why = inference.name, inference.reason
+        if name is None and (program.protocol == "acpc" or program.source == "startme.sh"):
+            name = ACPC_DEFAULT_GAME
+            why = (
+                f"{why}, and it speaks the ACPC wire, so the ACPC heads-up no-limit game is played"
+            )
+        if name is not None:
+            found.setdefault(name, []).append((spec.name, why))
+    if len(found) > 1:
+        each = "; ".join(
+            f"{bots[0][0]} plays {game} ({bots[0][1]})" for game, bots in found.items()
+        )
+        raise UsageError(
+            f"The bots are written for different games: {each}. Pass --variant with the game "
+            "to play."
+        )
+    if not found:
+        return None
+    ((game, bots),) = found.items()
+    others = [bot for bot, _ in bots[1:]]
+    also = f"; {', '.join(others)} as well" if others else ""
+    return game, f"{bots[0][0]}: {bots[0][1]}{also}"
+
+
+def _game_of_bots(names: list[str], default: str) -> tuple[str | None, str | None]:
+    """The game the named bots (or the skeleton, when none is named) were written for, and
+    the console's line saying so; ``(None, line)`` keeps ``default`` when none says which,
+    ``(None, None)`` when no bot is a directory."""
+    if not names:
+        skeleton = find_skeleton()
+        names = [] if skeleton is None else [str(skeleton)]
+    specs = []
+    for text in names:
+        # A bot that cannot be read is refused later, in its turn, with its own sentence.
+        with suppress(UsageError):
+            specs.append(BotSpec.parse(text))
+    inferred = infer_table_game(specs)
+    if inferred is not None:
+        return inferred[0], f"Game: {inferred[0]} ({inferred[1]}); --variant chooses another."
+    if not any(spec.program for spec in specs):
+        return None, None
+    return None, (
+        f"Game: {default} (no bot's README Variant line or files name a game, so {default}, "
+        "the default, is played); --variant chooses another."
+    )
+
+
+def _notice(console: Console) -> Callable[[str], None]:
+    """Notices while bots start (a bot still being waited for), printed where the progress
+    bar is, so that a terminal shows them above it."""
+
+    def say(line: str) -> None:
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+    return say
+
+
 def _bot_texts(names: list[str], seats: int = 2, duplicate: bool = False) -> list[str]:
     if len(names) > seats:
         raise UsageError(
@@ -140,16 +228,24 @@ def run(args: argparse.Namespace) -> int:
     """Play the scrimmage the arguments describe; 0 when the match completed."""
     console = make_console(stderr=args.json)
     error_console = make_console(stderr=True)
-    config = load_config(args.config).with_overrides(
-        variant=args.variant,
+    config = load_config(args.config)
+    variant, game_line = args.variant, None
+    if variant is None and args.game is None and not config.names_game:
+        variant, game_line = _game_of_bots(list(args.bots), config.rules.variant)
+    config = config.with_overrides(
+        variant=variant,
         rounds=args.rounds,
         seed=args.seed,
         python=args.python,
         game=args.game,
+        game_clock=args.game_clock,
     )
     seats = config.rules.seats
     texts = _bot_texts(list(args.bots), seats, args.duplicate)
     specs = [BotSpec.parse(text) for text in texts]
+    for line in (game_line, clock_line(config)):
+        if line is not None:
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
     out_dir = args.out or Path("runs") / time.strftime("scrimmage-%Y%m%d-%H%M%S")
     cleared = prepare_scrimmage_folder(out_dir)
     if cleared:
@@ -157,7 +253,9 @@ def run(args: argparse.Namespace) -> int:
             f"Removed the previous scrimmage's files from {out_dir}: {', '.join(cleared)}."
         )
     show = not args.json
-    table = _play(specs, config, out_dir, console, show, args.sandbox, args.duplicate)
+    table = _play(
+        specs, config, out_dir, console, show, args.sandbox, args.duplicate, _notice(console)
+    )
     if table.not_started:
         # A bot that cannot start gets no match: say why, with the end of its log.
         python = choose_python(config.runner.python)
@@ -238,11 +336,14 @@ def _play(
     show_progress: bool,
     sandbox: bool,
     duplicate: bool,
+    notice: Callable[[str], None] | None = None,
 ) -> TableResult:
     description = " vs ".join(spec.name for spec in specs) + (", duplicate" if duplicate else "")
     total = planned_legs(config.rules.seats, duplicate) * config.rules.num_rounds
     with _progress(console, show_progress, description, total) as advance:
-        return play_table(specs, config, out_dir, duplicate, on_hand=advance, sandbox=sandbox)
+        return play_table(
+            specs, config, out_dir, duplicate, on_hand=advance, sandbox=sandbox, notice=notice
+        )
 
 
 def _verdict_lines(

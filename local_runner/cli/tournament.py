@@ -28,7 +28,7 @@ from sdk.rules import VARIANTS
 from ..results.standings import MatchSummary, Standings
 from ..results.stats import Summary
 from ..runs.layout import CROSS_TABLE_PNG, MATCHES_FILE, RESULTS_FILE
-from ..tables.config import ScrimmageConfig, load_config
+from ..tables.config import ScrimmageConfig, clock_line, load_config
 from ..tables.executors import open_executor
 from ..tables.spec import UsageError
 from ..tables.tournament import (
@@ -38,7 +38,7 @@ from ..tables.tournament import (
     plan_tournament,
     run_tournament,
 )
-from .arguments import VARIANT_HELP, non_negative_int, positive_int, variant_name
+from .arguments import VARIANT_HELP, non_negative_int, positive_int, seconds, variant_name
 from .console import make_console, print_warning, styled
 from .progress import Heartbeat, elapsed
 
@@ -71,6 +71,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--rounds", type=positive_int, help="hands per match (per leg if duplicate)"
+    )
+    parser.add_argument(
+        "--game-clock",
+        type=seconds,
+        metavar="SECONDS",
+        help="each bot's thinking time per match (default: the game's clock, in proportion "
+        "to --rounds: 30 s per 1,000 hands in nlhe)",
     )
     parser.add_argument(
         "--matches",
@@ -112,7 +119,7 @@ def _plan(args: argparse.Namespace) -> tuple[TournamentPlan, Path]:
         )
     if stored is None:
         config = load_config(args.config).with_overrides(
-            variant=args.variant, rounds=args.rounds, seed=args.seed
+            variant=args.variant, rounds=args.rounds, seed=args.seed, game_clock=args.game_clock
         )
         plan = plan_tournament(args.bots, config, args.matches or DEFAULT_MATCHES, args.duplicate)
         return plan, out_dir
@@ -121,6 +128,7 @@ def _plan(args: argparse.Namespace) -> tuple[TournamentPlan, Path]:
         variant=args.variant,
         rounds=args.rounds,
         seed=stored.config.seed if args.seed is None else args.seed,
+        game_clock=args.game_clock,
     )
     bots = args.bots or [entrant.source for entrant in stored.entrants]
     matches = args.matches or stored.matches_per_pair
@@ -133,6 +141,8 @@ def run(args: argparse.Namespace) -> int:
     error_console = make_console(stderr=True)
     try:
         plan, out_dir = _plan(args)
+        if (line := clock_line(plan.config)) is not None:
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
         with open_executor(args.workers, args.scheduler) as executor:
             result = _play(plan, out_dir, executor, args, console)
     except KeyboardInterrupt:  # before the first match was scheduled

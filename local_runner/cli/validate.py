@@ -110,13 +110,15 @@ def add_validate_options(parser: argparse.ArgumentParser) -> None:
         "--connect-timeout",
         type=seconds,
         default=defaults.connect_timeout,
-        help=f"seconds for the bot to connect (default {defaults.connect_timeout:g})",
+        help="seconds for the bot to connect (default: the competition's: 10 s in an MIT "
+        "game, no limit in an ACPC game, as the ACPC server's check)",
     )
     parser.add_argument(
         "--reply-timeout",
         type=seconds,
         default=defaults.reply_timeout,
-        help=f"seconds for any single reply (default {defaults.reply_timeout:g})",
+        help="seconds for any single reply (default: the competition's: 10 s in an MIT "
+        "game, 600 s in an ACPC game)",
     )
     parser.add_argument(
         "--static-only",

@@ -13,7 +13,7 @@ only :meth:`TableResult.to_dict` knows that the two kinds write differently shap
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +97,9 @@ class TableResult:
     directories: tuple[str, ...] = ("",)
     curve: BankrollCurve | None = field(default=None, compare=False, repr=False)
     """Each bot's bankroll over the hands (all legs in the order played), for charts."""
+    clock: Mapping[str, Any] | None = field(default=None, compare=False)
+    """The game clock and where it came from, as ``summary.json``'s ``clock`` records it
+    (:meth:`~local_runner.tables.config.ScrimmageConfig.clock_dict`); None: not recorded."""
 
     @property
     def duplicate(self) -> bool:
@@ -222,8 +225,9 @@ class TableResult:
         names its legs and samples (heads-up ``halves`` and ``pairs``; three-handed ``legs``
         and ``groups``) and sums each bot's results over them.
         """
+        clock = {} if self.clock is None else {"clock": dict(self.clock)}
         if not self.duplicate:
-            return {**self.legs[0].to_dict(), "statistics": self.statistics()}
+            return {**self.legs[0].to_dict(), "statistics": self.statistics(), **clock}
         first = self.legs[0]
         heads_up = len(self.names) == 2
         legs_key, count_key = ("halves", "pairs") if heads_up else ("legs", "groups")
@@ -262,6 +266,7 @@ class TableResult:
             ],
             "players": players,
             "statistics": self.statistics(),
+            **clock,
         }
 
     def _repr_html_(self) -> str:

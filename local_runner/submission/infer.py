@@ -33,6 +33,8 @@ class GameInference:
 
     name: str | None
     reason: str
+    ambiguous: bool = False
+    """True when the files name more than one game (only ``--variant`` settles it)."""
 
 
 def infer_game(root: Path, declared: str | None = None) -> GameInference:
@@ -71,6 +73,7 @@ def infer_game(root: Path, declared: str | None = None) -> GameInference:
             f"its files use the identifiers of more than one season ({seen}), so its game "
             "cannot be told: pass --variant with the game it plays, or write it on a Variant "
             "line of its README.txt",
+            ambiguous=True,
         )
     if found:
         ((name, (file, word)),) = found.items()

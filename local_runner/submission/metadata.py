@@ -47,6 +47,7 @@ __all__ = [
     "MetadataError",
     "Person",
     "declared_profile",
+    "declared_variant",
     "is_email",
     "metadata_path",
     "parse_person",
@@ -252,6 +253,7 @@ def parse_readme(text: str) -> Metadata:
 METADATA_NAMES = ("README", "README.txt")
 _PROFILE_LINE = re.compile(rb"^Profile:[ \t]*([A-Za-z]*)[ \t]*\r?$", re.MULTILINE)
 _READ = 1 << 16  # bytes of a README searched for the Profile line
+_VARIANT_LINE = re.compile(rb"^Variant:[ \t]*([A-Za-z0-9_.-]*)[ \t]*\r?$", re.MULTILINE)
 
 
 def metadata_path(root: Path) -> Path | None:
@@ -279,3 +281,20 @@ def declared_profile(root: Path) -> tuple[str, Path] | None:
     if found is None or found.group(1).decode().lower() not in PROFILES:
         return None
     return found.group(1).decode().lower(), readme
+
+
+def declared_variant(root: Path) -> str | None:
+    """What the ``Variant:`` line of the bot's metadata says (None without the line).
+
+    Only the line is read, as :func:`declared_profile` reads its own; whether it names a
+    game is for :func:`~local_runner.submission.infer.infer_game` to say.
+    """
+    readme = metadata_path(root)
+    if readme is None:
+        return None
+    try:
+        with open(readme, "rb") as file:
+            found = _VARIANT_LINE.search(file.read(_READ))
+    except OSError:
+        return None
+    return found.group(1).decode() if found is not None and found.group(1) else None

@@ -16,7 +16,9 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack, suppress
 from dataclasses import dataclass, field
@@ -88,6 +90,7 @@ def run_scrimmage(
     sandbox: bool = False,
     stats: MatchStats | None = None,
     play_absent: bool = False,
+    notice: Callable[[str], None] | None = None,
 ) -> MatchResult:
     """Play one match between the bots of a table and write its logs into ``out_dir``.
 
@@ -104,7 +107,8 @@ def run_scrimmage(
     ``sandbox`` runs each directory bot in a bubblewrap sandbox; it raises
     :class:`UsageError` (saying how to install bubblewrap) where that is not possible.
     ``stats`` collects the per-hand moments behind the intervals of ``summary.json``; pass
-    one to keep them.
+    one to keep them.  ``notice`` is told, now and then, that a bot is still being waited
+    for where the game sets no limit on connecting (the ACPC's); None writes to stderr.
     """
     seats = config.rules.seats
     if len(specs) != seats:
@@ -141,7 +145,7 @@ def run_scrimmage(
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"Cannot create the output directory {out_dir}: {error}.") from None
-    table = _Table(specs, config, out_dir.resolve(), sandbox, python)
+    table = _Table(specs, config, out_dir.resolve(), sandbox, python, notice or _to_stderr)
     interrupts = _InterruptDeferral()
     try:
         with ExitStack() as cleanup:
@@ -153,7 +157,8 @@ def run_scrimmage(
             except KeyboardInterrupt:
                 table.interrupted = True
             settings = MatchSettings(
-                reply_timeout=config.runner.reply_timeout, record_reply_times=record_reply_times
+                reply_timeout=config.runner.reply_limit(config.rules),
+                record_reply_times=record_reply_times,
             )
 
             moments = stats if stats is not None else MatchStats(seats)  # flat in the hands
@@ -179,7 +184,7 @@ def run_scrimmage(
             summaries = moments.summaries(config.rules.big_blind)
             names = [player.name for player in result.players]
             statistics = None if summaries is None else statistics_dict(names, summaries)
-            writer.close(result, {"statistics": statistics})
+            writer.close(result, {"statistics": statistics, "clock": config.clock_dict()})
     finally:
         interrupts.end()
     return result
@@ -194,6 +199,7 @@ class _Table:
     out_dir: Path
     sandbox: bool
     python: BotPython
+    notice: Callable[[str], None]
     names: list[str] = field(init=False)
     processes: list[BotProcess | None] = field(init=False)
     seats: list[Seat] = field(init=False)
@@ -260,12 +266,13 @@ class _Table:
                 seat = _connect(
                     ready,
                     name,
-                    runner.connect_timeout,
+                    runner.connect_limit(rules),
                     self.early_faults,
                     slot,
                     runner.spin_wait,
                     rules,
                     speaks_acpc(ready.program, rules),
+                    self.notice,
                 )
                 if isinstance(seat, SocketSeat):
                     cleanup.callback(seat.close)
@@ -354,20 +361,68 @@ class _InterruptDeferral:
             self._active = False
 
 
+def _to_stderr(line: str) -> None:
+    """Write a notice on stderr, where it neither mixes with ``--json`` nor waits in a buffer."""
+    print(line, file=sys.stderr, flush=True)
+
+
+#: With no limit on connecting: seconds before the first "still waiting" notice, and
+#: between the next ones (a real agent may load its strategy for ten seconds or more).
+WAIT_NOTICE_FIRST = 10.0
+WAIT_NOTICE_EVERY = 30.0
+
+
+def wait_for_bot(
+    listener: socket.socket,
+    process: BotProcess,
+    timeout: float | None,
+    notice: Callable[[str], None],
+    who: str,
+) -> socket.socket | None:
+    """The bot's connection to ``listener``: within ``timeout`` seconds, or with None as
+    long as its process runs, telling ``notice`` how long ``who`` has been waited for after
+    :data:`WAIT_NOTICE_FIRST` seconds and every :data:`WAIT_NOTICE_EVERY` after that.
+
+    None when the process ends first (or the time is up).
+    """
+
+    def exited() -> bool:
+        return process.poll() is not None
+
+    if timeout is not None:
+        return accept_bot(listener, timeout, exited)
+    started = time.monotonic()
+    next_notice = WAIT_NOTICE_FIRST
+    while True:
+        waited = time.monotonic() - started
+        connection = accept_bot(listener, max(next_notice - waited, 0.05), exited)
+        if connection is not None or exited():
+            return connection
+        waited = time.monotonic() - started
+        if waited >= next_notice:
+            notice(
+                f"Waiting for {who} to connect: {waited:.0f} s so far; the ACPC rules set no "
+                "limit; Ctrl-C to stop."
+            )
+            next_notice += WAIT_NOTICE_EVERY
+
+
 def _connect(
     process: BotProcess,
     name: str,
-    timeout: float,
+    timeout: float | None,
     early_faults: list[tuple[int, FaultKind, str, bool]],
     slot: int,
     spin_wait: float = 0.0,
     rules: Rules | None = None,
     acpc: bool = False,
+    notice: Callable[[str], None] = _to_stderr,
 ) -> Seat:
     """Start ``process`` and wait for it to connect; an absent seat if it does not.
 
-    ``rules`` are the match's (the MIT codec of Toss Hold'em needs them); with ``acpc`` the
-    seat speaks the ACPC wire to the bot.
+    ``timeout`` None waits as long as the process runs (``notice`` hears that it is still
+    being waited for).  ``rules`` are the match's (the MIT codec of Toss Hold'em needs
+    them); with ``acpc`` the seat speaks the ACPC wire to the bot.
 
     A sandboxed bot connects to its relay on ``127.0.0.1:PORT`` inside the sandbox; the relay
     connects to the runner's Unix socket, which is what is accepted here, and passes the bot's
@@ -387,14 +442,15 @@ def _connect(
                 (slot, FaultKind.NEVER_CONNECTED, f"could not start: {error}", False)
             )
             return _AbsentSeat(name)
-        connection = accept_bot(listener, timeout, lambda: process.poll() is not None)
+        who = f"seat {slot + 1} ({name})"
+        connection = wait_for_bot(listener, process, timeout, notice, who)
     if connection is not None and box is not None:
         connection = box.take_connection(connection)
     if connection is None:
         if process.poll() is not None:
             detail = f"exited before connecting ({process.exit_description()})"
         else:
-            detail = f"did not connect within {timeout:g} s"
+            detail = f"did not connect within {timeout or 0:g} s"
         early_faults.append((slot, FaultKind.NEVER_CONNECTED, detail, False))
         return _AbsentSeat(name)
 

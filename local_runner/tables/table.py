@@ -58,6 +58,7 @@ def play_table(
     on_hand: Callable[[HandRecord], None] | None = None,
     sandbox: bool = False,
     play_absent: bool = False,
+    notice: Callable[[str], None] | None = None,
 ) -> TableResult:
     """Play one table of bots and write its logs into ``out_dir``; the one way to play.
 
@@ -71,7 +72,8 @@ def play_table(
     ``sandbox`` runs bot directories in a sandbox, as
     :func:`~local_runner.tables.scrimmage.run_scrimmage` does.  A bot that does not start
     stops the table after that leg, unless ``play_absent`` (see
-    :func:`~local_runner.tables.scrimmage.run_scrimmage`).  Bot faults never raise.
+    :func:`~local_runner.tables.scrimmage.run_scrimmage`, which also says what ``notice``
+    hears).  Bot faults never raise.
 
     >>> from pathlib import Path; import tempfile
     >>> from local_runner.tables.config import ScrimmageConfig
@@ -139,6 +141,7 @@ def play_table(
                 sandbox=sandbox,
                 stats=per_hand,
                 play_absent=play_absent,
+                notice=notice,
             )
         except KeyboardInterrupt:  # while a later leg's bots were starting
             if not legs:
@@ -153,7 +156,9 @@ def play_table(
         moments = tuple(Moments.of(_deal_sums(deltas, len(orders), bot)) for bot in range(seats))
     else:  # one leg in the bots' own order: its match order is the bots' order
         moments = per_hand.players
-    table = TableResult(names, tuple(legs), orders, moments, interrupted, directories, curve)
+    table = TableResult(
+        names, tuple(legs), orders, moments, interrupted, directories, curve, config.clock_dict()
+    )
     if duplicate:  # a single match's leg summary is the table's
         write_summary(out_dir, table.to_dict())
     return table

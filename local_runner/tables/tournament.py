@@ -195,6 +195,7 @@ class TournamentPlan:
             **head,
             "duplicate": self.duplicate,
             "rules": self.config.rules.to_dict(),
+            "clock_source": self.config.clock_source,
             "runner": asdict(self.config.runner),
             "limits": asdict(self.config.limits),
             "matches": [
@@ -217,6 +218,8 @@ class TournamentPlan:
                 seed=int(data["master_seed"]),
                 runner=RunnerSettings(**data["runner"]),
                 limits=Limits(**data["limits"]),
+                # A plan from before the clock followed the hands keeps the clock it had.
+                clock_source=str(data.get("clock_source", "explicit")),
             )
             entrants = tuple(Entrant(str(b["name"]), str(b["source"])) for b in data["bots"])
             table = int(data.get("table", 2))

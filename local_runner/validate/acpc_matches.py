@@ -57,6 +57,8 @@ from .processes import check_cleanup
 
 __all__ = [
     "ACPC_CHECKS",
+    "ACPC_DEFAULT_GAME",
+    "ACPC_GAMES",
     "CHUMP",
     "HANDS_PER_MATCH",
     "AcpcGame",
@@ -86,6 +88,11 @@ CHUMP = "builtin:chump"
 #: ``_2pn``: 3000, ``_3pl``: 1000); a game file plays the same as its number of players.
 HANDS_PER_MATCH = {2: 3000, 3: 1000}
 _ACPC_VARIANTS = games_speaking(ACPC)
+#: The ACPC games, by name (``acpc-2pl``, ``acpc-2pn``, ``acpc-3pl``).
+ACPC_GAMES = _ACPC_VARIANTS
+#: The game the acpc profile plays when nothing names one: heads-up no-limit, the game
+#: of the ACPC server's own check (``validate_submission.pl``'s no-limit file).
+ACPC_DEFAULT_GAME = "acpc-2pn"
 _NO_STACK_LIMIT = 2**31 - 1  # the dealer's stack in limit games, which name none
 
 
@@ -313,7 +320,7 @@ def run_acpc_checks(
     if checks[-1].status == "fail":
         checks += [CheckResult.skipped(n, "The build failed.") for n in ACPC_CHECKS[1:-1]]
     else:
-        checks.append(check_connect(matches, options.connect_timeout))
+        checks.append(check_connect(matches, options.runner().connect_limit(game.rules)))
         if checks[-1].status == "fail":
             checks += [
                 CheckResult.skipped(n, "The bot never connected.") for n in ACPC_CHECKS[2:-1]

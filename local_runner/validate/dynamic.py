@@ -24,7 +24,7 @@ from ..engine.faults import FaultKind
 from ..engine.records import MatchResult, PlayerResult
 from ..programs.bot_program import BotDirectoryError, BotProgram
 from ..results.explain import log_tail
-from ..tables.config import Limits, RunnerSettings, ScrimmageConfig
+from ..tables.config import Limits, ScrimmageConfig
 from ..tables.scrimmage import run_scrimmage
 from ..tables.spec import BotSpec, UsageError, read_bot_program
 from .checks import CheckResult, format_bytes
@@ -203,16 +203,19 @@ def check_build(
     return CheckResult.passed("build", "The build step finished with exit status 0.")
 
 
-def check_connect(matches: list[SmokeMatch], timeout: float) -> CheckResult:
-    """The bot connected to the engine within the connect timeout."""
+def check_connect(matches: list[SmokeMatch], timeout: float | None) -> CheckResult:
+    """The bot connected to the engine within the connect timeout (None: no limit, as the
+    ACPC server's check sets none)."""
+    within = f"within {timeout:g} s" if timeout is not None else "(the game sets no time limit)"
     if count_faults(matches, FaultKind.NEVER_CONNECTED):
+        starts = f", and that it starts within {timeout:g} s" if timeout is not None else ""
         return CheckResult.failed(
             "connect",
             f"The bot {first_fault_detail(matches, (FaultKind.NEVER_CONNECTED,))}.",
-            "Check the run command, that the bot connects to the port it is given as its last "
-            f"argument, and that it starts within {timeout:g} s.{log_tail_hint(matches[0].log)}",
+            "Check the run command and that the bot connects to the port it is given as its "
+            f"last argument{starts}.{log_tail_hint(matches[0].log)}",
         )
-    return CheckResult.passed("connect", f"The bot connected within {timeout:g} s.")
+    return CheckResult.passed("connect", f"The bot connected {within}.")
 
 
 def check_smoke_match(matches: list[SmokeMatch]) -> CheckResult:
@@ -324,10 +327,11 @@ def check_reply_times(
         "is not timed) and bound any search by time."
     )
     timeouts = count_faults(matches, FaultKind.TIMEOUT)
-    if timeouts or stats["reply_max_seconds"] >= options.reply_timeout:
+    reply_limit = options.runner().reply_limit(rules)
+    if timeouts or stats["reply_max_seconds"] >= reply_limit:
         return CheckResult.failed(
             name,
-            f"{max(timeouts, 1)} decision(s) took {options.reply_timeout:g} s or more, "
+            f"{max(timeouts, 1)} decision(s) took {reply_limit:g} s or more, "
             f"or ran out of clock ({replies}; {projection}).",
             speed_up,
         )
@@ -388,12 +392,7 @@ def smoke_config(rules: Rules, hands: int, seed: int, options: ValidateOptions) 
     return ScrimmageConfig(
         rules=rules.replace(num_rounds=hands),
         seed=seed,
-        runner=RunnerSettings(
-            build_timeout=options.build_timeout,
-            connect_timeout=options.connect_timeout,
-            reply_timeout=options.reply_timeout,
-            quit_grace=options.linger_grace,
-        ),
+        runner=options.runner(),
         limits=Limits(address_space=options.memory_limit),
     )
 
@@ -476,7 +475,7 @@ def run_dynamic_checks(
     if checks[-1].status == "fail":
         checks += [CheckResult.skipped(name, "The build failed.") for name in DYNAMIC_CHECKS[1:-1]]
     else:
-        checks.append(check_connect(matches, options.connect_timeout))
+        checks.append(check_connect(matches, options.runner().connect_limit(rules)))
         if checks[-1].status == "fail":
             checks += [
                 CheckResult.skipped(name, "The bot never connected.")

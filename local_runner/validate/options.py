@@ -38,7 +38,8 @@ class ValidateOptions:
     memory limit are the ones every match of the kit uses
     (:class:`~local_runner.tables.config.RunnerSettings`,
     :class:`~local_runner.tables.config.Limits`):
-    one default per limit, so a bot that passes here is not stopped by a match.
+    one default per limit, so a bot that passes here is not stopped by a match; the
+    connect and reply limits are the game's competition's unless set.
     ``linger_grace`` is how long after its match the bot's processes may still
     run (the ACPC server's check waits 10 s).  A projected clock use above
     ``clock_share`` of the game clock per match is a warning.
@@ -52,8 +53,10 @@ class ValidateOptions:
     seed: int = 1
     game: Path | None = None
     build_timeout: float = _RUNNER.build_timeout
-    connect_timeout: float = _RUNNER.connect_timeout
-    reply_timeout: float = _RUNNER.reply_timeout
+    connect_timeout: float | None = _RUNNER.connect_timeout
+    """None: the game's competition's (10 s at MIT, no limit at the ACPC)."""
+    reply_timeout: float | None = _RUNNER.reply_timeout
+    """None: the game's competition's (10 s at MIT, 600 s at the ACPC)."""
     memory_limit: int = _LIMITS.address_space
     linger_grace: float = 10.0
     max_file_bytes: int = 50 * 10**6
@@ -81,10 +84,23 @@ class ValidateOptions:
             "clock_share",
             "linger_grace",
         ):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"{name} must be a positive number, not {getattr(self, name)}.")
+            value = getattr(self, name)
+            if value is None and name in ("connect_timeout", "reply_timeout"):
+                continue  # the game's limit
+            if not value > 0:
+                raise ValueError(f"{name} must be a positive number, not {value}.")
         if self.memory_limit < 1 or self.max_file_bytes < 1:
             raise ValueError("memory_limit and max_file_bytes must be positive byte counts.")
+
+    def runner(self) -> RunnerSettings:
+        """The runner settings of the validation's matches: its timeouts, and the bot's
+        ``linger_grace`` to exit after each."""
+        return RunnerSettings(
+            build_timeout=self.build_timeout,
+            connect_timeout=self.connect_timeout,
+            reply_timeout=self.reply_timeout,
+            quit_grace=self.linger_grace,
+        )
 
     @property
     def smoke_hands(self) -> int:

@@ -18,7 +18,15 @@ from ..submission.archive import archive_kind
 from ..submission.infer import infer_game
 from ..submission.metadata import Metadata
 from ..tables.config import ConfigError
-from .acpc_matches import ACPC_CHECKS, AcpcGame, acpc_game, is_acpc_game, run_acpc_checks
+from .acpc_matches import (
+    ACPC_CHECKS,
+    ACPC_DEFAULT_GAME,
+    ACPC_GAMES,
+    AcpcGame,
+    acpc_game,
+    is_acpc_game,
+    run_acpc_checks,
+)
 from .checks import (
     BotFiles,
     CheckResult,
@@ -112,9 +120,8 @@ def _run(
         "file_count": report.file_count,
     }
     # Before the bot's metadata is read, the options alone say which matches would be played.
-    dynamic_names = (
-        ACPC_CHECKS if is_acpc_game(options.variant or "", options.game) else DYNAMIC_CHECKS
-    )
+    acpc = options.profile == "acpc" or is_acpc_game(options.variant or "", options.game)
+    dynamic_names = ACPC_CHECKS if acpc else DYNAMIC_CHECKS
     if staged.top is None:
         reason = "The package was refused by the safety checks, so it was not unpacked."
         checks += [CheckResult.skipped(name, reason) for name in STATIC_CHECKS]
@@ -129,13 +136,27 @@ def _run(
     profile, why = detect_profile(root, options.profile)
     readme, metadata = check_readme(files, profile, metadata_file(root))
     declared = metadata.variant.strip() if metadata is not None else ""
+    game_file = options.game or _declared_game(root, metadata, options.variant)
     if options.variant is not None:
         variant, variant_reason = options.variant, "chosen with --variant"
+        if profile == "acpc" and not is_acpc_game(variant, game_file):
+            raise ValidateUsageError(
+                f"The acpc profile ({why}) plays ACPC games over the ACPC wire, and "
+                f"{variant} is an MIT game: pass --variant {' or '.join(ACPC_GAMES)} (or "
+                "--game FILE), or --profile mit to check an MIT bot."
+            )
     else:
         inference = infer_game(root, declared)
         variant = inference.name or "nlhe"
         variant_reason = inference.reason + ("" if inference.name else "; nlhe is played")
-    game_file = options.game or _declared_game(root, metadata, options.variant)
+        if profile == "acpc" and not is_acpc_game(variant, game_file):
+            # The ACPC server plays only its own games, over its own wire: never an MIT one.
+            found = f"{inference.reason}, an MIT game" if inference.name else inference.reason
+            variant = ACPC_DEFAULT_GAME
+            variant_reason = (
+                f"{found}; the acpc profile plays ACPC games, so {variant}, the heads-up "
+                "no-limit game, is played (--variant chooses another)"
+            )
     game: AcpcGame | None = None
     game_problem = None
     if is_acpc_game(variant, game_file):

@@ -188,3 +188,126 @@ def test_out_may_be_an_empty_folder_but_not_a_file(tmp_path: Path) -> None:
     afile.write_text("x")
     run = pokerbots("scrimmage", "builtin:checkcall", "--rounds", "5", "--out", str(afile))
     assert run.returncode == 2 and "is a file" in run.stderr
+
+
+# --------------------------------------------------------------------------- the game
+
+
+def new_bot(parent: Path, name: str, *settings: str) -> Path:
+    """A bot from `pokerbots new`, as a user makes one."""
+    made = pokerbots("new", name, "--no-input", *settings, cwd=parent)
+    assert made.returncode == 0, made.stderr
+    return parent / name
+
+
+def test_kit_bots_of_toss_are_played_at_toss_with_the_reason(tmp_path: Path) -> None:
+    one = new_bot(tmp_path, "tb", "--set", "variant=toss")
+    two = new_bot(tmp_path, "tb2", "--set", "variant=mit-2026")
+    run = pokerbots("scrimmage", str(one), str(two), "--rounds", "12", "--out", str(tmp_path / "r"))
+    assert run.returncode == 0, run.stderr
+    assert "Game: toss (tb: its metadata's Variant line says toss; tb2 as well)" in run.stdout
+    summary = json.loads((tmp_path / "r" / "summary.json").read_text())
+    assert summary["variant"] == "toss"
+    assert not any(any(p["faults"].values()) for p in summary["players"])
+    # One bot against a built-in: the bot's game, too.
+    alone = pokerbots("scrimmage", str(one), "--rounds", "5", "--out", str(tmp_path / "s"))
+    assert alone.returncode == 0 and "Game: toss (tb: " in alone.stdout, alone.stderr
+
+
+def test_bots_of_two_games_are_refused_with_a_sentence_naming_variant(tmp_path: Path) -> None:
+    toss = new_bot(tmp_path, "tb", "--set", "variant=toss")
+    auction = new_bot(tmp_path, "ab", "--set", "variant=auction")
+    run = pokerbots("scrimmage", str(toss), str(auction), "--out", str(tmp_path / "r"))
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "different games: tb plays toss" in run.stderr and "ab plays auction" in run.stderr
+    assert "--variant" in run.stderr
+    chosen = pokerbots(
+        "scrimmage", str(toss), str(auction), "--variant", "nlhe", "--rounds", "5",
+        "--out", str(tmp_path / "r"),
+    )  # fmt: skip
+    assert chosen.returncode == 0 and "Game:" not in chosen.stdout, chosen.stderr
+
+
+def test_files_of_two_seasons_are_an_ambiguity_naming_variant(tmp_path: Path) -> None:
+    bot = new_bot(tmp_path, "mixed", "--set", "variant=toss")
+    readme = bot / "README.txt"
+    readme.write_text(readme.read_text().replace("Variant: toss\n", ""))
+    (bot / "extra.py").write_text("BidAction = DiscardAction = None\n")
+    run = pokerbots("scrimmage", str(bot), "--out", str(tmp_path / "r"))
+    assert run.returncode == 2 and "mixed: its files use the identifiers of more" in run.stderr
+    assert "--variant" in run.stderr
+
+
+def test_a_bot_that_names_no_game_plays_the_default_and_says_so(tmp_path: Path) -> None:
+    # No README and no source file of its own: it runs the kit's skeleton from elsewhere.
+    bot = tmp_path / "plain"
+    bot.mkdir()
+    player = ROOT / "skeleton" / "player.py"
+    (bot / "commands.json").write_text(json.dumps({"build": [], "run": ["python3", str(player)]}))
+    run = pokerbots("scrimmage", str(bot), "--rounds", "5", "--out", str(tmp_path / "r"))
+    assert run.returncode == 0, run.stderr
+    assert "Game: nlhe (no bot's README Variant line or files name a game" in run.stdout
+    assert "the default, is played); --variant chooses another." in run.stdout
+
+
+def test_an_acpc_kit_bot_plays_its_acpc_game(tmp_path: Path) -> None:
+    bot = new_bot(tmp_path, "ab", "--set", "variant=acpc-2pn")
+    run = pokerbots(
+        "scrimmage", str(bot), "builtin:chump", "--rounds", "5", "--out", str(tmp_path / "r")
+    )
+    assert run.returncode == 0, run.stderr
+    assert "Game: acpc-2pn (ab: its metadata's Variant line says acpc-2pn)" in run.stdout
+    assert (
+        "Clock: 35 s per bot for 5 hands (7 s a hand, scaled from the clock of ACPC 2009)"
+        in run.stdout
+    )
+
+
+# --------------------------------------------------------------------------- the clock
+
+
+def test_the_clock_follows_rounds_and_is_recorded(tmp_path: Path) -> None:
+    args = ["scrimmage", "builtin:checkcall", "builtin:raise", "--variant", "bounty"]
+    run = pokerbots(*args, "--rounds", "3000", "--seed", "1", "--out", str(tmp_path / "a"))
+    assert run.returncode == 0, run.stderr
+    line = (
+        "Clock: 180 s per bot for 3,000 hands (60 s per 1,000, scaled from the clock of "
+        "MIT Pokerbots 2025)"
+    )
+    assert line in run.stdout and "set --game-clock to change it" in run.stdout
+    summary = json.loads((tmp_path / "a" / "summary.json").read_text())
+    assert summary["rules"]["game_clock"] == 180.0
+    assert summary["clock"]["source"] == "scaled" and summary["clock"]["game_clock"] == 180.0
+    assert (summary["clock"]["competition_clock"], summary["clock"]["competition_hands"]) == (
+        60.0,
+        1000,
+    )
+    explicit = pokerbots(
+        *args, "--rounds", "50", "--game-clock", "7.5", "--out", str(tmp_path / "b"), "--json"
+    )
+    assert explicit.returncode == 0, explicit.stderr
+    printed = json.loads(explicit.stdout)  # --json prints what summary.json holds
+    assert printed["clock"] == json.loads((tmp_path / "b" / "summary.json").read_text())["clock"]
+    assert printed["clock"]["source"] == "explicit" and printed["rules"]["game_clock"] == 7.5
+    assert "Clock: 7.5 s per bot for 50 hands (set by you" in explicit.stderr
+    season = pokerbots(*args, "--rounds", "1000", "--out", str(tmp_path / "c"), "--json")
+    assert json.loads(season.stdout)["clock"]["source"] == "season"
+    assert "Clock:" not in season.stderr  # the season's own clock for its own hands
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "soon", "nan", "inf"])
+def test_a_bad_game_clock_is_a_usage_error(value: str) -> None:
+    run = pokerbots("scrimmage", "--game-clock", value)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert f"argument --game-clock: '{value}' is not a positive number of seconds" in run.stderr
+
+
+def test_an_acpc_bot_that_exits_before_connecting_is_named_not_waited_for(
+    tmp_path: Path,
+) -> None:
+    bot = new_bot(tmp_path, "quitter", "--set", "variant=acpc-2pn")
+    (bot / "commands.json").unlink()  # started by startme.sh alone, as the ACPC server does
+    (bot / "startme.sh").write_text("#!/bin/sh\necho loading failed\nexit 5\n")
+    run = pokerbots("scrimmage", str(bot), "builtin:chump", "--out", str(tmp_path / "r"))
+    assert run.returncode == 3, (run.stdout, run.stderr)
+    assert "exited before connecting" in run.stderr and "exit code 5" in run.stderr

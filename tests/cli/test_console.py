@@ -172,10 +172,16 @@ def test_the_scrimmage_progress_is_quiet_for_short_runs_and_json(
 
     args = ["scrimmage", "builtin:checkcall", "builtin:raise", "--rounds", "20"]
     assert main([*args, "--out", str(tmp_path / "a")]) == 0
-    assert " hands (" not in capsys.readouterr().out  # done long before the first line is due
+    out = capsys.readouterr().out  # done long before the first progress line is due
+    assert "checkcall vs raise: " not in out
     assert main([*args, "--out", str(tmp_path / "b"), "--json"]) == 0
     captured = capsys.readouterr()
-    assert json.loads(captured.out)["rounds"] == 20 and captured.err == ""
+    assert json.loads(captured.out)["rounds"] == 20
+    # Only the clock's one line, on stderr beside --json: 20 hands get 20/1000 of nlhe's.
+    assert captured.err.splitlines() == [
+        "Clock: 0.6 s per bot for 20 hands (30 s per 1,000, scaled from the clock of "
+        "MIT Pokerbots (base engine)); set --game-clock to change it."
+    ]
 
 
 def test_a_heartbeat_prints_while_nothing_else_does() -> None:

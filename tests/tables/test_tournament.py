@@ -23,6 +23,7 @@ from local_runner.tables.config import ScrimmageConfig
 from local_runner.tables.executors import BotBundle, local_pool
 from local_runner.tables.tournament import (
     TournamentError,
+    TournamentPlan,
     TournamentResult,
     make_jobs,
     match_seed,
@@ -350,7 +351,8 @@ def test_cli_table_output_and_usage_errors(tmp_path: Path) -> None:
         (("tournament", *BUILTINS, "--out", str(tmp_path / "t")), "already holds a tournament"),
         (
             ("tournament", *BUILTINS, "--resume", "--out", str(tmp_path / "t"), "--rounds", "61"),
-            "differs in: rules.num_rounds",
+            # The clock follows the hands, so it differs with them.
+            "differs in: rules.game_clock, rules.num_rounds",
         ),
     ]
     for args, message in cases:
@@ -457,3 +459,22 @@ def test_a_bot_that_fails_to_build_forfeits_its_matches_and_the_tournament_goes_
     assert played.forfeits == (None, None)
     lines = (tmp_path / "out" / MATCHES_FILE).read_text().splitlines()
     assert sum('"build_failed: ' in line for line in lines) == 4
+
+
+def test_the_plan_keeps_where_its_clock_came_from() -> None:
+    """A resumed tournament keeps the clock it was planned with: an explicit one is not
+    scaled again, and a plan from before the clock followed the hands keeps its own."""
+    config = ScrimmageConfig(seed=5).with_overrides(rounds=40, game_clock=3.0)
+    plan = plan_tournament(["builtin:random", "builtin:raise"], config, 1)
+    data = plan.to_dict()
+    assert data["clock_source"] == "explicit" and data["rules"]["game_clock"] == 3.0
+    again = TournamentPlan.from_dict(json.loads(json.dumps(data))).config
+    assert (
+        again.clock_source == "explicit" and again.with_overrides(rounds=80).rules.game_clock == 3
+    )
+    del data["clock_source"]  # an older tournament.json
+    old = TournamentPlan.from_dict(data).config
+    assert old.clock_source == "explicit" and old.rules.game_clock == 3.0
+    fresh = ScrimmageConfig(seed=5).with_overrides(rounds=40)
+    stored = TournamentPlan.from_dict(plan_tournament(["builtin:random"] * 2, fresh, 1).to_dict())
+    assert stored.config.clock_source == "scaled" and stored.config.rules.game_clock == 1.2

@@ -37,6 +37,7 @@ from local_runner.validate import (
     ValidationReport,
     validate,
 )
+from local_runner.validate.acpc_matches import ACPC_CHECKS
 from local_runner.validate.checks import CheckResult, format_bytes
 from local_runner.validate.dynamic import SmokeMatch, check_memory, check_reply_times
 from local_runner.validate.processes import check_cleanup, processes_inside
@@ -99,10 +100,13 @@ def make_good_bot(parent: Path, name: str = "goodbot", vendored: bool = True) ->
 
 
 def make_acpc_bot(parent: Path, name: str = "acpcbot") -> Path:
-    """A good bot with the ACPC's README (no README.txt) naming a real-looking team."""
+    """A good bot with the ACPC's README (no README.txt) naming a real-looking team, whose
+    startme.sh has it speak the ACPC wire (the acpc profile plays only ACPC games)."""
     bot = make_good_bot(parent, name)
     (bot / "README.txt").unlink()
     (bot / "README").write_text(render_readme(ACPC_METADATA), encoding="utf-8")
+    startme = bot / "startme.sh"
+    startme.write_text(startme.read_text().replace('"$@"', '--protocol acpc "$@"'))
     return bot
 
 
@@ -382,17 +386,33 @@ def test_a_startme_only_bot_with_a_broken_startme_is_not_run(tmp_path: Path) -> 
     report = validate(bot, FAST)
     assert report.stats["profile"] == "acpc" and failed(report) == {"startme_line_endings"}
     assert report["commands_json"].status is Status.SKIP  # the ACPC server runs startme.sh
-    for name in DYNAMIC_CHECKS:
+    for name in ACPC_CHECKS:  # the acpc profile plays the ACPC server's matches
         assert report[name].status is Status.SKIP
         assert "startme_line_endings" in report[name].message
 
 
-def test_a_startme_only_bot_plays(tmp_path: Path) -> None:
-    bot = acpc_startme_bot(tmp_path, GOOD_STARTME)
+ACPC_STARTME = GOOD_STARTME.replace(b'"$@"', b'--protocol acpc "$@"')
+
+
+def test_a_startme_only_bot_plays_an_acpc_game_over_the_acpc_wire(tmp_path: Path) -> None:
+    bot = acpc_startme_bot(tmp_path, ACPC_STARTME)
     (bot / "commands.json").unlink()
     report = validate(bot, FAST)
-    assert report.ok and not report.warnings, report.to_json()
-    assert report["smoke_match"].status is Status.PASS
+    # Nothing names its game, so the acpc profile plays the heads-up no-limit ACPC game.
+    assert report.stats["variant"] == "acpc-2pn", report.to_json()
+    assert "the acpc profile plays ACPC games" in report.stats["variant_reason"]
+    assert "smoke_match" not in {check.name for check in report.checks}
+    assert report["connect"].status is Status.PASS
+    assert "no time limit" in report["connect"].message  # the ACPC server's check sets none
+    # Fewer hands than the server's 12,000 is a warning; no fault is what this proves.
+    matches = report["acpc_matches"]
+    assert matches.status is Status.WARN and "without a fault" in matches.message, matches
+    # The same bot on the MIT wire is not played an MIT match: the ACPC dealer's lines
+    # reach it, and the hint says how to make it speak the ACPC wire.
+    (bot / "startme.sh").write_bytes(GOOD_STARTME)
+    mit_wired = validate(bot, FAST)
+    assert mit_wired["acpc_matches"].status is Status.FAIL
+    assert "--protocol acpc" in mit_wired["acpc_matches"].hint
     mit = validate(bot, ValidateOptions(run_match=False, profile="mit"))
     assert failed(mit) == {"commands_json"}  # the MIT server finds a bot only by it
     assert "only by it" in mit["commands_json"].message

@@ -22,7 +22,7 @@ import pytest
 
 from local_runner.submission.metadata import Metadata, Person, render_readme
 from local_runner.tables.config import ConfigError
-from local_runner.validate import ValidateOptions, validate
+from local_runner.validate import ValidateOptions, ValidateUsageError, validate
 from local_runner.validate.acpc_matches import ACPC_CHECKS, acpc_game, describe_rules, match_plan
 from local_runner.validate.profiles import detect_profile
 from tests.acpc_checks import STALE_ECHO
@@ -233,7 +233,11 @@ def test_an_acpc_bot_validated_in_an_mit_game_fails_with_the_runners_sentence(
         "new", "acpc-bot", "--no-input", "--set", "variant=acpc-2pl", *TEAM, cwd=tmp_path
     )
     assert made.returncode == 0, made.stderr
-    report = validate(tmp_path / "acpc-bot", ValidateOptions(variant="nlhe", hands=5))
+    # The bot's README names the acpc profile, which plays no MIT game: a usage error.
+    with pytest.raises(ValidateUsageError, match="nlhe is an MIT game: pass --variant acpc-2pl"):
+        validate(tmp_path / "acpc-bot", ValidateOptions(variant="nlhe", hands=5))
+    options = ValidateOptions(variant="nlhe", hands=5, profile="mit")
+    report = validate(tmp_path / "acpc-bot", options)
     check = report["smoke_match"]
     assert check.status == "fail" and "speak(s) the ACPC wire" in check.message
     assert report["build"].status == "skip"
@@ -355,3 +359,46 @@ def test_a_new_acpc_bot_plays_the_real_dealer(
     golden = live_match(build, label, 300, 11, workdir, last_seat=command)
     hands = check_all(golden)
     assert sorted(hands) == list(range(300))
+
+
+@pytest.mark.live
+@needs_dealer
+def test_the_acpc_profile_plays_the_example_player_over_the_acpc_wire(tmp_path: Path) -> None:
+    """The ACPC server's example_player, its README naming no game, validated with
+    ``--profile acpc``: an ACPC game is played over the ACPC wire (before, an MIT nlhe smoke
+    match sent it MIT lines), with no connect limit, as the ACPC server's check."""
+    from sdk.gamedef import ACPC_GAMES
+
+    bot = example_player_bot(tmp_path, "holdem.limit.2p.reverse_blinds.game")
+    # The game it is told to play is the one the acpc profile plays when none is named.
+    (bot / "holdem.limit.2p.reverse_blinds.game").write_text(ACPC_GAMES["acpc-2pn"].to_text())
+    readme_file = bot / "README"
+    text = readme_file.read_text(encoding="utf-8")
+    readme_file.write_text(text.replace("Variant: acpc-2pl\n", ""), encoding="utf-8")
+    report = validate(bot, ValidateOptions(profile="acpc", hands=300))
+    assert report.stats["variant"] == "acpc-2pn", report.to_json()
+    assert "the acpc profile plays ACPC games" in report.stats["variant_reason"]
+    assert "smoke_match" not in {check.name for check in report.checks}
+    assert "no time limit" in report["connect"].message
+    matches = report["acpc_matches"]
+    assert matches.status == "warn" and "300 hands of acpc-2pn" in matches.message, matches
+    assert "without a fault" in matches.message
+
+
+def test_a_kit_acpc_bot_under_the_acpc_profile_plays_its_own_game(tmp_path: Path) -> None:
+    """`pokerbots validate --profile acpc` on a bot from `pokerbots new --set
+    variant=acpc-2pn`: its README's game, over the ACPC wire, with the ACPC's limits."""
+    made = pokerbots(
+        "new", "kit-acpc", "--no-input", "--set", "variant=acpc-2pn", *TEAM, cwd=tmp_path
+    )
+    assert made.returncode == 0, made.stderr
+    bot = str(tmp_path / "kit-acpc")
+    run = pokerbots("validate", bot, "--profile", "acpc", "--hands", "60", "--json", cwd=tmp_path)
+    report = json.loads(run.stdout)
+    stats = report["stats"]
+    assert stats["variant"] == "acpc-2pn" and "Variant line" in stats["variant_reason"]
+    checks = {check["name"]: check for check in report["checks"]}
+    assert "smoke_match" not in checks
+    assert checks["connect"]["status"] == "pass" and "no time limit" in checks["connect"]["message"]
+    assert checks["acpc_matches"]["status"] == "warn", checks["acpc_matches"]
+    assert "without a fault" in checks["acpc_matches"]["message"]
