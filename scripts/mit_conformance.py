@@ -1,8 +1,8 @@
 """Play the real MIT skeletons in the kit, and a kit bot on the real MIT engines.
 
-The MIT engines and skeletons are public (``mitpokerbots/engine``, ``engine-2022``,
-``engine-2024``, ``engine-2025``, ``engine-2026``) but not part of this repository; point this
-script at a checkout (or a bare git copy) of each::
+The MIT engines and skeletons are public (``mitpokerbots/engine``, ``engine-2020``,
+``engine-2022``, ``engine-2024``, ``engine-2025``, ``engine-2026``) but not part of this
+repository; point this script at a checkout (or a bare git copy) of each::
 
     python scripts/mit_conformance.py --engine base=../engine --engine 2025=../engine-2025 \\
         [--hands 1000] [--loaded] [--record tests/conformance]
@@ -16,13 +16,22 @@ For each year it runs three checks and prints one JSON line per check:
   the kit's SDK: no fault, no traceback in its log.
 * ``kit-on-engine``: the kit's starter bot for that variant (``pokerbots new``) plays the
   year's ``python_skeleton`` on the year's own ``engine.py``: no ``attempted illegal`` and no
-  ``misformatted`` line for the kit bot in the engine's gamelog.
+  ``misformatted`` line for the kit bot in the engine's gamelog.  The 2020 engine calls
+  ``eval7.hand_type``, a name only eval7 0.1.2 has (later releases call it ``handtype``); it
+  is run through a two-line prelude that gives the name back, its files untouched (and it
+  needs numpy, for its prior's geometric draws).
+
+In Permuted Hold'em (2020) the kit-on-engine check also ranks every showdown of the engine's
+gamelog the kit's way, under the order of the card values the gamelog's header shows, and
+must find the same winner (and map every card as the bracketed cards show).
 
 ``--loaded`` pins everything to one CPU next to a busy loop, which makes scheduling races
 (such as two lines arriving together) likely.  ``--record DIR`` also writes the first hands
 of each kit-on-engine exchange, and of each skeleton-in-kit exchange, as transcripts
 (``<-`` engine to bot, ``->`` bot to engine) that ``tests/test_mit_conformance.py`` replays
-without a network.  Exit status 0 only when every check passed.
+without a network, and for 2020 the first hands of the engine's gamelog
+(``mit-2020-gamelog.txt``), whose showdowns ``tests/engine/test_permuted.py`` ranks again.
+Exit status 0 only when every check passed.
 """
 
 from __future__ import annotations
@@ -44,14 +53,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from local_runner.engine.dealer import showdown_ranks  # noqa: E402
 from local_runner.submission.new import create_bot  # noqa: E402
 from local_runner.tables.config import ScrimmageConfig  # noqa: E402
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage  # noqa: E402
 from sdk.games import SEASONS  # noqa: E402
 from sdk.rules import Rules  # noqa: E402
+from sdk.variants.permuted import true_cards  # noqa: E402
 
 #: The variant each MIT year plays (each season's declaration; the base engine plays nlhe).
 YEARS = {"base": "nlhe", **{season[4:]: name for season, name in SEASONS.items()}}
+#: What runs before a year's engine.py, where the engine needs it to run on today's eval7.
+PRELUDES = {
+    "2020": "import eval7\n"
+    "if not hasattr(eval7, 'hand_type'):\n"
+    "    eval7.hand_type = eval7.handtype  # the 0.1.2 name the 2020 engine calls\n",
+}
 RELAY = ROOT / "scripts" / "wire_relay.py"
 RECORDED_HANDS = 30
 
@@ -181,8 +198,13 @@ def kit_on_engine(
         **os.environ,
         "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
     }
+    prelude = PRELUDES.get(year)
+    launch = ["engine.py"]
+    if prelude is not None:  # the engine's own file, run as __main__ after the prelude
+        run = "import runpy\nrunpy.run_path('engine.py', run_name='__main__')\n"
+        launch = ["-c", prelude + run]
     subprocess.run(
-        [sys.executable, "engine.py"],
+        [sys.executable, *launch],
         cwd=engine,
         env=env,
         check=False,
@@ -203,12 +225,64 @@ def kit_on_engine(
         for line in gamelog.splitlines()
         if line.startswith("kit ") and ("illegal" in line or "misformatted" in line)
     ]
-    return {
+    report: dict[str, object] = {
         "passed": not bad and rounds == args.hands,
         "hands": rounds,
         "illegal_or_misformatted": bad[:5],
         "count": len(bad),
     }
+    if Rules.for_variant(YEARS[year]).permutation is not None:
+        showdowns, disagreements = permuted_showdowns(gamelog)
+        report.update(showdowns=showdowns, showdowns_ranked_otherwise=disagreements[:5])
+        report["passed"] = bool(report["passed"]) and showdowns > 0 and not disagreements
+        if args.record is not None:  # the header and the first hands, replayed by a test
+            first = gamelog.split("\nRound #")[: RECORDED_HANDS + 1]
+            target = args.record / f"mit-{year}-gamelog.txt"
+            target.write_text("\nRound #".join(first).rstrip("\n") + "\n", encoding="ascii")
+    return report
+
+
+def permuted_showdowns(gamelog: str) -> tuple[int, list[str]]:
+    """Permuted Hold'em: the kit's ranking of every showdown of a real 2020 gamelog, under
+    the order of the card values the gamelog's header shows, against the engine's awards;
+    and every dealt, street and shows line's bracketed cards against the kit's mapping.
+    Returns the showdowns checked and the hands where the kit disagrees."""
+    lines = gamelog.splitlines()
+    values = lines[3].strip("[]").replace(" ", "")
+    disagreements: list[str] = []
+    showdowns = 0
+    for block in gamelog.split("\nRound #")[1:]:
+        number = block.split(",", 1)[0]
+        shown: dict[str, tuple[str, ...]] = {}
+        awarded: dict[str, int] = {}
+        board: tuple[str, ...] = ()
+        for line in block.splitlines():
+            cards = re.match(r"(\S+) (dealt|shows) (.+?) \[(.+)\]$", line)
+            street = re.match(r"(Flop|Turn|River) (.+?) \[(.+)\],", line)
+            if cards:
+                printed, true = tuple(cards.group(3).split()), tuple(cards.group(4).split())
+                if cards.group(2) == "shows":
+                    shown[cards.group(1)] = printed
+            elif street:
+                printed, true = tuple(street.group(2).split()), tuple(street.group(3).split())
+                board = printed
+            else:
+                award = re.match(r"(\S+) awarded (-?\d+)$", line)
+                if award:
+                    awarded[award.group(1)] = int(award.group(2))
+                continue
+            if true_cards(printed, values) != true:
+                disagreements.append(f"hand {number}: {line!r} maps otherwise")
+        if len(shown) != 2:
+            continue
+        showdowns += 1
+        names = list(shown)
+        ranks = showdown_ranks(tuple(shown.values()), board, (False, False), values)
+        ours = (ranks[0] > ranks[1]) - (ranks[0] < ranks[1])  # type: ignore[operator]
+        theirs = (awarded[names[0]] > 0) - (awarded[names[0]] < 0)
+        if ours != theirs:
+            disagreements.append(f"hand {number}: {names} {dict(awarded)}")
+    return showdowns, disagreements
 
 
 def _wrap_in_relay(bot: Path, wire: Path) -> None:

@@ -28,7 +28,7 @@ from dataclasses import replace
 
 from .declaration import ACPC, MIT, Competition, Game, Street
 from .rules import PRESETS, Rules, RulesError
-from .variants import acpc, auction, blood, bounty, nlhe, swap, toss
+from .variants import acpc, auction, blood, bounty, nlhe, permuted, swap, toss
 
 __all__ = [
     "ACPC",
@@ -58,6 +58,7 @@ GAMES: dict[str, Game] = {
         bounty.GAME,
         toss.GAME,
         blood.GAME,
+        permuted.GAME,
         *acpc.GAMES,
     )
 }

@@ -12,6 +12,8 @@ fields of :class:`Rules`:
 * ``discard``: three hole cards; on a two-card flop each player in turn (the big blind
   first) discards one face up onto the board, and betting resumes with four board cards
   (Toss Hold'em, MIT 2026).
+* ``permutation`` (:class:`PermutationRules`): a secret order of the card values, drawn
+  once per match from a prior, decides every showdown (Permuted Hold'em, MIT 2020).
 
 The betting structure is data too: ``seats`` (2 to 10), ``limit``
 (:class:`LimitRules`: fixed bet sizes and a cap on raises; None for no-limit),
@@ -43,6 +45,7 @@ __all__ = [
     "MIT_VARIANTS",
     "OnIllegal",
     "PRESETS",
+    "PermutationRules",
     "RANKS",
     "Rules",
     "RulesError",
@@ -62,12 +65,21 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 
 Variant = Literal[
-    "nlhe", "swap", "auction", "bounty", "toss", "blood", "acpc-2pl", "acpc-2pn", "acpc-3pl"
+    "nlhe",
+    "swap",
+    "auction",
+    "bounty",
+    "toss",
+    "blood",
+    "permuted",
+    "acpc-2pl",
+    "acpc-2pn",
+    "acpc-3pl",
 ]
 #: Every game the kit plays, by the name of its preset (see :data:`PRESETS`).
 VARIANTS: tuple[str, ...] = get_args(Variant)
 #: The games of the MIT Pokerbots seasons, played over the MIT wire protocol.
-MIT_VARIANTS: tuple[str, ...] = ("nlhe", "swap", "auction", "bounty", "toss", "blood")
+MIT_VARIANTS: tuple[str, ...] = ("nlhe", "swap", "auction", "bounty", "toss", "blood", "permuted")
 #: The label for rules that match no preset (hooks combined for an experiment).
 CUSTOM = "custom"
 #: What an illegal action is played as: MIT's default (check, else fold), or the ACPC 2009
@@ -99,6 +111,17 @@ class BountyRules:
     ratio: float = 1.5
     constant: int = 10
     period: int = 25
+
+
+@dataclass(frozen=True, slots=True)
+class PermutationRules:
+    """Permuted Hold'em: once per match a secret order of the thirteen card values is drawn,
+    and showdowns are ranked by it (suits stay).  ``p`` is the prior's parameter: for the
+    printed ranks 2 to A in turn, a geometric(``p``) draw less one, taken modulo the values
+    left, picks which of them (0: the smallest) the rank plays as.  Only the prior is part
+    of the rules: the order drawn is the engine's secret."""
+
+    p: float = 0.25
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +174,9 @@ class Rules:
     blind acknowledges with a check), then the small blind does (the big blind
     acknowledges); betting resumes on four board cards, BB first, and a turn and a river
     card make six.  Showdown: the best five of eight cards."""
+    permutation: PermutationRules | None = None
+    """Permuted Hold'em (MIT 2020): the prior of the secret value order that ranks the
+    showdowns (see :class:`PermutationRules`); None: the cards play as printed."""
 
     def __post_init__(self) -> None:
         self.validate()
@@ -214,6 +240,13 @@ class Rules:
                 )
             if not isinstance(b.period, int) or b.period < 1:
                 raise RulesError(f"bounty.period must be a whole number >= 1, not {b.period!r}.")
+        if self.permutation is not None:
+            p = self.permutation.p
+            if not isinstance(p, (int, float)) or isinstance(p, bool) or not 0.0 < p <= 1.0:
+                raise RulesError(
+                    f"permutation.p must be a probability in (0, 1] (the geometric prior's "
+                    f"chance; MIT 2020 used 0.25), not {p!r}."
+                )
         self._validate_label()
 
     def _validate_label(self) -> None:
@@ -302,7 +335,7 @@ class Rules:
                 f"Unknown rules parameter(s): {', '.join(unknown)}. "
                 f"Known parameters: {', '.join(sorted(known))}."
             )
-        nested = ("swap", "bounty", "limit")
+        nested = ("swap", "bounty", "limit", "permutation")
         changes: dict[str, Any] = {k: v for k, v in data.items() if k not in nested}
         if "swap" in data:
             changes["swap"] = _sub_rules(SwapRules, data["swap"], "swap")
@@ -310,6 +343,10 @@ class Rules:
             changes["bounty"] = _sub_rules(BountyRules, data["bounty"], "bounty")
         if "limit" in data:
             changes["limit"] = _sub_rules(LimitRules, data["limit"], "limit")
+        if "permutation" in data:
+            changes["permutation"] = _sub_rules(
+                PermutationRules, data["permutation"], "permutation"
+            )
         try:
             return replace(base, **changes)
         except TypeError as error:  # a value of the wrong shape for a nested table
@@ -342,8 +379,9 @@ def _sub_rules(cls: type[Any], value: Any, name: str) -> Any:
     return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in value.items()})
 
 
-def _hooks(rules: Rules) -> tuple[bool, bool, bool, int, bool, bool]:
-    """What makes a game this game: swaps, auction, bounty, seats, limit betting, discards."""
+def _hooks(rules: Rules) -> tuple[bool, bool, bool, int, bool, bool, bool]:
+    """What makes a game this game: swaps, auction, bounty, seats, limit betting, discards,
+    a permuted value order."""
     return (
         rules.swap is not None,
         rules.auction,
@@ -351,11 +389,12 @@ def _hooks(rules: Rules) -> tuple[bool, bool, bool, int, bool, bool]:
         rules.seats,
         rules.limit is not None,
         rules.discard,
+        rules.permutation is not None,
     )
 
 
 def _describe_hooks(rules: Rules) -> str:
-    swap, auction, bounty, seats, limit, discard = _hooks(rules)
+    swap, auction, bounty, seats, limit, discard, permutation = _hooks(rules)
     parts = [f"{seats} seats", "limit" if limit else "no-limit"]
     parts += [
         name
@@ -364,6 +403,7 @@ def _describe_hooks(rules: Rules) -> str:
             ("an auction", auction),
             ("bounties", bounty),
             ("discards", discard),
+            ("a permuted value order", permutation),
         )
         if on
     ]
@@ -407,6 +447,7 @@ PRESETS.update(
         # River of Blood Hold'em (MIT 2023): no-limit hold'em whose runs past the river are
         # streets of its declaration (sdk/variants/blood.py), not a rules hook.
         "blood": Rules(variant="blood"),
+        "permuted": Rules(variant="permuted", starting_stack=200, permutation=PermutationRules()),
         "acpc-2pl": _acpc("acpc-2pl", 2, True, _NO_STACK_LIMIT, (5, 10), 3000),
         "acpc-2pn": _acpc("acpc-2pn", 2, False, 400, (1, 2), 3000),
         "acpc-3pl": _acpc("acpc-3pl", 3, True, _NO_STACK_LIMIT, (5, 10), 1000),

@@ -20,6 +20,7 @@ import eval7
 from sdk.games import streets_of, swap_chance, swap_streets
 from sdk.rules import RANKS, SUITS, Rules
 from sdk.states import TOSS_HOLE_CARDS
+from sdk.variants.permuted import true_cards
 
 __all__ = ["Deal", "bounty_ranks", "deal_hand", "showdown_ranks", "showdown_winner"]
 
@@ -145,15 +146,29 @@ def bounty_ranks(seed: int, period: int) -> tuple[str, str]:
 
 
 def showdown_ranks(
-    hands: tuple[Cards, ...], board: Cards, folded: tuple[bool, ...]
+    hands: tuple[Cards, ...], board: Cards, folded: tuple[bool, ...], values: str | None = None
 ) -> tuple[int | None, ...]:
-    """Each seat's eval7 rank of its best five cards (higher is better); None if it folded."""
+    """Each seat's eval7 rank of its best five cards (higher is better); None if it folded.
+
+    ``values``: Permuted Hold'em's order of the card values for the match (the true value of
+    each printed rank, :func:`sdk.variants.permuted.draw_values`); the cards are ranked as
+    the cards they play as, as the MIT 2020 engine ranks them."""
     table, evaluate = _EVAL_CARDS, eval7.evaluate
+    if values is not None:
+        table = _permuted_cards(values)
     common = [table[card] for card in board]
     ranks: list[int | None] = []  # a loop, not a generator: once per showdown, every match
     for cards, out in zip(hands, folded, strict=True):
         ranks.append(None if out else evaluate(common + [table[card] for card in cards]))
     return tuple(ranks)
+
+
+@lru_cache(maxsize=16)
+def _permuted_cards(values: str) -> dict[str, eval7.Card]:
+    """Each card's eval7 card under the value order ``values``."""
+    return {
+        card: _EVAL_CARDS[true] for card, true in zip(DECK, true_cards(DECK, values), strict=True)
+    }
 
 
 def showdown_winner(hands: tuple[Cards, ...], board: Cards) -> int | None:

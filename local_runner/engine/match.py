@@ -33,6 +33,7 @@ from sdk.actions import Action, CheckAction, DiscardAction
 from sdk.games import swap_streets
 from sdk.rules import Rules
 from sdk.states import RoundState, TerminalState
+from sdk.variants.permuted import draw_values
 
 from .dealer import Deal, bounty_ranks, deal_hand, showdown_ranks
 from .faults import Fault, FaultKind
@@ -127,6 +128,8 @@ class Match:
             _Player(slot, seat, seat.make_view(rules), rules.game_clock, PlayerResult(seat.name))
             for slot, seat in enumerate(seats)
         )
+        self.values = None if rules.permutation is None else draw_values(seed, rules.permutation)
+        """Permuted Hold'em: the match's secret order of the card values (else None)."""
         self.hands_played = 0
         self.interrupted = False
         self._stopped = False
@@ -198,6 +201,7 @@ class Match:
             deal.holes,
             bounties,
         )
+        record.values = self.values
         state: RoundState | TerminalState = RoundState.new_hand(rules, deal.holes, bounties)
         events = record.events
         while isinstance(state, RoundState):
@@ -354,7 +358,8 @@ class Match:
                     record.events.append(StreetEvent(street, board, last.stacks))
                 last = last.with_board(deal.board)
             # Ranks for any table size; heads-up, settle_ranks is settle (bounty included).
-            terminal = last.settle_ranks(showdown_ranks(last.hands, last.board, last.folded))
+            ranks = showdown_ranks(last.hands, last.board, last.folded, self.values)
+            terminal = last.settle_ranks(ranks)
         deltas = terminal.deltas
         record.final_hands = last.hands
         record.board = last.board

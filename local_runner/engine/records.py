@@ -94,6 +94,8 @@ class HandRecord:
     deltas: tuple[int, ...] = (0, 0)
     showdown: bool = False
     bounty_hits: tuple[bool | None, ...] = (None, None)
+    values: str | None = None
+    """Permuted Hold'em: the match's order of the card values, which ranked the showdown."""
 
     @property
     def faults(self) -> list[tuple[int, Fault]]:

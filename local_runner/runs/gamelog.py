@@ -11,6 +11,9 @@ order open, it follows the MIT engine sources:
   end of the round: , X (..), Y (..)`` come after the ``awarded`` lines.
 * Auction: the ``won the auction`` lines come before the repeated flop line;
   ``Players submitted bids ...`` ends the hand.
+* Permuted (MIT 2020): the header's first line is followed by the order of the card values
+  (:func:`values_lines`), and every list of cards (dealt, street, shows) is written as
+  printed and then, in brackets, as the cards play (``A dealt Kc 3s [Kc 4s]``).
 
 Unlike the MIT engine the gamelog ends with a newline, the header says
 ``6.9630`` for every variant (2022 said ``6.176``), and the unreliable
@@ -32,8 +35,9 @@ from sdk.actions import (
     RaiseAction,
 )
 from sdk.games import Street, street_named
-from sdk.rules import Rules
+from sdk.rules import RANKS, Rules
 from sdk.states import RoundState
+from sdk.variants.permuted import true_cards
 
 from ..engine.faults import Fault
 from ..engine.records import (
@@ -45,7 +49,7 @@ from ..engine.records import (
 )
 from ..engine.seating import slots_in_seats
 
-__all__ = ["final_line", "format_fault", "format_hand", "header_line"]
+__all__ = ["final_line", "format_fault", "format_hand", "header_line", "values_lines"]
 
 _PLAIN_ACTIONS: dict[type, str] = {FoldAction: "folds", CallAction: "calls", CheckAction: "checks"}
 
@@ -87,19 +91,27 @@ def _action_line(name: str, action: Action, state: RoundState) -> str:
     return f"{name} {_PLAIN_ACTIONS[type(action)]}"
 
 
+def _cards(cards: Sequence[str], values: str | None) -> str:
+    """A list of cards: ``[Kc As]``; in Permuted Hold'em as printed, then as they play
+    (``Kc 3s [Kc 4s]``)."""
+    if values is None:
+        return f"[{' '.join(cards)}]"
+    return f"{' '.join(cards)} [{' '.join(true_cards(cards, values))}]"
+
+
 def _street_line(
     names: tuple[str, ...],
     street: Street,
-    board: tuple[str, ...],
+    board: str,
     stacks: tuple[int, ...],
     start: int,
 ) -> str:
-    """A new street: its board, and what each seat has put in (its starting stack less its
-    stack now)."""
+    """A new street: its board (as :func:`_cards` writes it), and what each seat has put in
+    (its starting stack less its stack now)."""
     chips = ", ".join(
         f"{name} ({start - stack})" for name, stack in zip(names, stacks, strict=True)
     )
-    return f"{street.log_name} [{' '.join(board)}], {chips}"
+    return f"{street.log_name} {board}, {chips}"
 
 
 def format_hand(record: HandRecord, rules: Rules) -> list[str]:
@@ -111,6 +123,7 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
     names = record.players
     seats = range(len(names))
     bounty = rules.bounty
+    values = record.values
     chips = ", ".join(f"{n} ({b})" for n, b in zip(names, record.bankrolls_before, strict=True))
     lines = [f"Round #{record.number}, {chips}"]
     if bounty is not None and (record.number - 1) % bounty.period == 0:
@@ -120,7 +133,7 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
     lines += (
         f"{names[small_seat]} posts the blind of {rules.small_blind}",
         f"{names[big_seat]} posts the blind of {rules.big_blind}",
-        *(f"{names[seat]} dealt [{' '.join(record.dealt[seat])}]" for seat in seats),
+        *(f"{names[seat]} dealt {_cards(record.dealt[seat], values)}" for seat in seats),
     )
     hands = list(record.dealt)
     swapped = [False] * len(names)
@@ -144,7 +157,8 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
         elif isinstance(event, StreetEvent):
             board = event.board
             street = street_named(rules, event.street)
-            append(_street_line(names, street, board, event.stacks, rules.starting_stack))
+            shown = _cards(board, values)
+            append(_street_line(names, street, shown, event.stacks, rules.starting_stack))
             if bounty is not None or rules.discard:
                 append(f"Current stacks: {event.stacks[0]}, {event.stacks[1]}")
             hands_due = street.swaps
@@ -157,7 +171,8 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
                 append(f"{names[seat]} won the auction and was dealt [{event.hands[seat][-1]}]")
             s0, s1 = event.stacks
             flop = street_named(rules, 3)
-            append(_street_line(names, flop, board, event.stacks, rules.starting_stack))
+            shown = _cards(board, values)
+            append(_street_line(names, flop, shown, event.stacks, rules.starting_stack))
             if bounty is not None:
                 append(f"Current stacks: {s0}, {s1}")
         else:
@@ -167,7 +182,7 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
     if record.showdown:
         for seat in seats:
             if not folded[seat]:
-                append(f"{names[seat]} shows [{' '.join(record.final_hands[seat])}]")
+                append(f"{names[seat]} shows {_cards(record.final_hands[seat], values)}")
     for seat in seats:
         tag = " (swapped)" if swapped[seat] else ""
         append(f"{names[seat]}{tag} awarded {record.deltas[seat]}")
@@ -193,6 +208,22 @@ def header_line(names: Sequence[str]) -> str:
     '6.9630 MIT Pokerbots - A vs B'
     """
     return f"6.9630 MIT Pokerbots - {' vs '.join(names)}"
+
+
+def values_lines(values: str) -> list[str]:
+    """Permuted Hold'em: the lines after the header that show the match's order of the card
+    values, the printed ranks over the values they play as (the MIT 2020 engine's layout;
+    the ranks' line starts and ends with a space).
+
+    >>> for line in values_lines("247QJ63589TKA"):
+    ...     print(repr(line))
+    '---------------------------'
+    ' 2 3 4 5 6 7 8 9 T J Q K A '
+    '[2 4 7 Q J 6 3 5 8 9 T K A]'
+    '---------------------------'
+    """
+    rule = "-" * 27
+    return [rule, f" {' '.join(RANKS)} ", f"[{' '.join(values)}]", rule]
 
 
 def final_line(names: Sequence[str], bankrolls: Sequence[int], hands_played: int) -> str:

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 from sdk.actions import Action
 from sdk.protocol import ProtocolError, decode_action, encode_action
-from sdk.rules import Rules
+from sdk.rules import RANKS, Rules
 
 from ..engine.records import (
     ActionEvent,
@@ -65,6 +65,8 @@ def hand_to_json(record: HandRecord) -> dict[str, object]:
     Every key is always present: ``bounties`` and ``bounty_hits`` are None
     outside Bounty Hold'em, ``auction`` is None when no auction took place, and
     ``swaps`` is empty when no card was swapped.  Per-seat lists are in seat order.
+    One key is written only in its game: ``values``, Permuted Hold'em's order of the
+    card values (the true value of each printed rank, 2 to A), which ranked the showdown.
     """
     names = record.players
     actions: list[dict[str, object]] = []
@@ -101,7 +103,7 @@ def hand_to_json(record: HandRecord) -> dict[str, object]:
                 }
             )
     has_bounty = any(rank is not None for rank in record.bounties)
-    return {
+    line: dict[str, object] = {
         "hand": record.number,
         "players": names,
         "bankrolls_before": record.bankrolls_before,
@@ -117,6 +119,9 @@ def hand_to_json(record: HandRecord) -> dict[str, object]:
         "bounty_hits": record.bounty_hits if has_bounty else None,
         "faults": faults,
     }
+    if record.values is not None:
+        line["values"] = record.values
+    return line
 
 
 def hand_line(record: HandRecord) -> str:
@@ -189,6 +194,8 @@ class Hand:
     deltas: tuple[int, ...]
     bounty_hits: tuple[bool | None, ...] | None
     faults: tuple[FaultRecord, ...]
+    values: str | None = None
+    """Permuted Hold'em: the match's order of the card values (None in other games)."""
 
     @property
     def seats(self) -> int:
@@ -359,6 +366,11 @@ def _parse(obj: Any, where: _Where) -> Hand:
                 None if at is None else where.integer(at, "a fault's action index"),
             )
         )
+    values = obj.get("values")
+    if values is not None and (not isinstance(values, str) or sorted(values) != sorted(RANKS)):
+        raise where.error(
+            f"values should be the 13 ranks {RANKS} in some order, not {_short(values)}."
+        )
     return Hand(
         number=where.integer(get(obj, "hand"), "hand"),
         players=players,
@@ -374,6 +386,7 @@ def _parse(obj: Any, where: _Where) -> Hand:
         deltas=deltas,
         bounty_hits=hits,
         faults=tuple(faults),
+        values=values,
     )
 
 

@@ -10,9 +10,10 @@ from types import TracebackType
 from typing import Any, Protocol, TextIO
 
 from sdk.rules import Rules
+from sdk.variants.permuted import draw_values
 
 from ..engine.records import HandRecord
-from .gamelog import final_line, format_hand, header_line
+from .gamelog import final_line, format_hand, header_line, values_lines
 from .hands import hand_line
 from .layout import GAMELOG_FILE, HANDS_FILE
 from .summary import write_summary
@@ -76,7 +77,10 @@ class MatchLogWriter:
             self._gamelog = opened.enter_context(self._open(GAMELOG_FILE))
             self._hands = opened.enter_context(self._open(HANDS_FILE))
             self._files = opened.pop_all()
-        self._gamelog.write(header_line(player_names))
+        header = [header_line(player_names)]
+        if rules.permutation is not None:  # the order of the card values, as MIT 2020 wrote
+            header += values_lines(draw_values(seed, rules.permutation))
+        self._gamelog.write("\n".join(header))
 
     def on_hand(self, record: HandRecord) -> None:
         """Append the finished hand ``record`` to ``gamelog.txt`` and ``hands.jsonl``."""

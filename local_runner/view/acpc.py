@@ -47,11 +47,13 @@ __all__ = ["ACPC_VARIANTS", "hand_to_acpc", "write_acpc_log"]
 
 
 #: Variants with an ACPC form: hold'em's streets (no swaps, bids, discards or runs past the
-#: river) and its payoffs (no bounties).
+#: river) and its payoffs and showdowns (no bounties, no permuted order of the card values).
 ACPC_VARIANTS = frozenset(
     name
     for name, game in GAMES.items()
-    if game.streets == HOLDEM_STREETS and game.rules.bounty is None
+    if game.streets == HOLDEM_STREETS
+    and game.rules.bounty is None
+    and game.rules.permutation is None
 )
 
 
@@ -112,7 +114,8 @@ def write_acpc_log(run: Run, path: Path) -> int:
     if run.variant not in ACPC_VARIANTS:
         raise RunError(
             f"{run.directory} is a {run.variant} match; ACPC logs can only hold hold'em "
-            "(nlhe and the ACPC games; swaps, auctions, bounties and tosses have no ACPC form). "
+            "(nlhe and the ACPC games; swaps, auctions, bounties, tosses and permuted values "
+            "have no ACPC form). "
             "Export it as PHH instead: --format phh."
         )
     for name in run.names:

@@ -16,12 +16,14 @@ underscore, as the standard asks), so every file still loads:
   cards.  Bids and the third card are not PHH actions, so PokerKit replays the
   betting without them.
 * ``_bounties`` and ``_bounty_hits``: Bounty Hold'em ranks and hits per position.
+* ``_values``: Permuted Hold'em's order of the card values (the true value of each
+  printed rank, 2 to A), which ranked the showdown.
 * ``_faults``: the hand's faults, ``{player, kind, detail}``.
 
 ``finishing_stacks`` are always what the kit paid.  For no-limit hold'em PokerKit
 replays every hand to exactly those stacks (a test checks thousands of hands); for
-the variants its hold'em replay can differ, by the swaps, auction payments and
-bounties recorded in the user fields.
+the variants its hold'em replay can differ, by the swaps, auction payments,
+bounties and value orders recorded in the user fields.
 """
 
 from __future__ import annotations
@@ -190,6 +192,8 @@ def hand_to_phh(w: Walk, rules: Rules, seed: int) -> dict[str, Any]:
         fields["_bounties"] = [hand.bounties[s] or "" for s in seats]
     if hand.bounty_hits is not None:
         fields["_bounty_hits"] = [bool(hand.bounty_hits[s]) for s in seats]
+    if hand.values is not None:
+        fields["_values"] = hand.values
     if hand.faults:
         fields["_faults"] = [
             {"player": f"p{position[f.seat] + 1}", "kind": f.kind, "detail": f.detail}

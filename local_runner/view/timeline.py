@@ -146,9 +146,12 @@ def walk(hand: Hand, rules: Rules) -> Walk:
     if hand.showdown != (state.folder is None):
         raise _error(hand, "the record's showdown flag does not match its actions")
     if state.folder is None:
+        if rules.permutation is not None and hand.values is None:
+            raise _error(hand, "the hand has no order of the card values to rank its showdown")
         if len(last.board) < len(hand.board):  # the board ran out (nobody could bet)
             last = last.with_board(hand.board)
-        state = last.settle_ranks(showdown_ranks(last.hands, last.board, last.folded))
+        ranks = showdown_ranks(last.hands, last.board, last.folded, hand.values)
+        state = last.settle_ranks(ranks)
     if tuple(state.deltas) != hand.deltas:
         raise _error(
             hand, f"the recorded payoff {list(hand.deltas)} is not the rules' {list(state.deltas)}"

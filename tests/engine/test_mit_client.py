@@ -66,7 +66,7 @@ def test_the_client_does_not_use_the_sdk() -> None:
     assert "local_runner" not in source
 
 
-@pytest.mark.parametrize("variant", ["nlhe", "swap", "auction", "bounty", "toss"])
+@pytest.mark.parametrize("variant", ["nlhe", "swap", "auction", "bounty", "toss", "permuted"])
 def test_an_independent_mit_client_plays_500_hands_without_a_fault(
     tmp_path: Path, variant: str
 ) -> None:

@@ -18,7 +18,9 @@ broken promise (the runner then records a crash):
   as ``A-1`` (sealed), and the auction ends with ``P<seat> N<stacks>_<bids>_<cards>
   B<flop>`` whose stacks follow the second-price rule;
 * the hand ends with ``O`` (showdown only), then ``D`` (then ``Y``), and the
-  delta is what the written rules pay (``rules/*.txt``), bounties included;
+  delta is what the written rules pay (``rules/*.txt``), bounties included (in
+  Permuted Hold'em, MIT 2020, a secret order of the values decides a showdown: the
+  delta must be one of its three outcomes);
   ``Y`` masks the loser's flag as the 2025 engine does;
 * bounty ranks change only at hands 1, 26, 51, ...; no card is seen twice;
 * in Toss Hold'em (2026, section 2.6): three hole cards and an empty ``G``; on a
@@ -62,6 +64,7 @@ STARTING_STACK = {
     "bounty": 400,
     "toss": 400,
     "blood": 400,
+    "permuted": 200,
 }
 GAME_CLOCK = {
     "nlhe": 30.0,
@@ -70,6 +73,7 @@ GAME_CLOCK = {
     "bounty": 60.0,
     "toss": 60.0,
     "blood": 30.0,
+    "permuted": 30.0,
 }
 BIG_BLIND, SMALL_BLIND = 2, 1
 ROUNDS_PER_BOUNTY, BOUNTY_RATIO, BOUNTY_CONSTANT = 25, Fraction(3, 2), 10
@@ -395,6 +399,11 @@ class Client:
             return  # checked with Y
         self.finished = True
         me, them = self.seat, 1 - self.seat
+        if self.variant == "permuted" and self.folder is None:
+            # A secret order of the values decides the showdown: any of its three outcomes.
+            outcomes = {0, self.start - self.stacks[them], -(self.start - self.stacks[me])}
+            check(self.delta in outcomes, f"{clause!r}: no showdown pays that")
+            return
         winner = self.winner()
         if winner is None:
             expected = 0  # a tie leaves bankrolls unchanged, contributions equal or not

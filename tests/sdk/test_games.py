@@ -39,6 +39,7 @@ def test_every_preset_is_declared_once_and_in_order() -> None:
 
 def test_each_season_names_its_game() -> None:
     assert SEASONS == {
+        "mit-2020": "permuted",
         "mit-2022": "swap",
         "mit-2023": "blood",
         "mit-2024": "auction",
