@@ -106,8 +106,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def export(source: Path, destination: Path) -> Path:
-    """A plain copy of an engine repository: from a work tree, or ``git archive`` of a git dir."""
+    """A plain copy of an engine repository: from a work tree, or ``git archive`` of a git
+    dir (a bare repository, or a checkout's ``.git`` when its files are not checked out)."""
     destination.mkdir(parents=True)
+    if (source / ".git").is_dir() and not (source / "engine.py").is_file():
+        source = source / ".git"
     if (source / "engine.py").is_file():
         shutil.copytree(
             source, destination, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".git")
