@@ -14,7 +14,8 @@ which the kit's whole chips settle by its odd-chip rule).
 Comment lines start with ``#``; a final ``SCORE`` line gives each player's
 total in the order the players were named.
 
-Only hold'em runs convert: swaps, auctions and bounties have no ACPC form.
+Only hold'em runs convert (:data:`ACPC_VARIANTS`): swaps, auctions, bounties, discards,
+runs past the river and a permuted order of values have no ACPC form.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from sdk.pots import exact_pot_deltas
 from ..engine.dealer import showdown_ranks
 from ..runs.errors import RunError
 from ..runs.reader import Run
-from .phh import position_seats
+from .phh import phh_cannot_hold, position_seats
 from .timeline import Walk, walk
 
 __all__ = ["ACPC_VARIANTS", "hand_to_acpc", "write_acpc_log"]
@@ -112,11 +113,15 @@ def write_acpc_log(run: Run, path: Path) -> int:
     format cannot hold (``:``, ``|`` or spaces).
     """
     if run.variant not in ACPC_VARIANTS:
-        raise RunError(
-            f"{run.directory} is a {run.variant} match; ACPC logs can only hold hold'em "
-            "(nlhe and the ACPC games; swaps, auctions, bounties, tosses and permuted values "
-            "have no ACPC form). "
+        instead = (
             "Export it as PHH instead: --format phh."
+            if phh_cannot_hold(run.rules) is None
+            else "Read it with `pokerbots replay` or `pokerbots report` instead."
+        )
+        raise RunError(
+            f"{run.directory} is a {run.variant} match; ACPC logs can only hold hold'em with "
+            f"its own streets, payoffs and showdowns ({', '.join(sorted(ACPC_VARIANTS))}). "
+            + instead
         )
     for name in run.names:
         if not name or any(c in name for c in ":| \t\r\n"):

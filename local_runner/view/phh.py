@@ -42,7 +42,7 @@ from ..runs.errors import RunError
 from ..runs.reader import Run
 from .timeline import Walk, walk
 
-__all__ = ["hand_to_phh", "position_seats", "write_phhs"]
+__all__ = ["hand_to_phh", "phh_cannot_hold", "position_seats", "write_phhs"]
 
 _STREET_CARDS = {3: slice(0, 3), 4: slice(3, 4), 5: slice(4, 5)}
 
@@ -209,17 +209,26 @@ def dumps_table(number: int, fields: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def phh_cannot_hold(rules: Rules) -> str | None:
+    """What of ``rules``' game PHH has no form for (None: PHH holds it): Toss Hold'em's
+    three hole cards and discards, River of Blood's boards past the river."""
+    if rules.discard:
+        return "three hole cards and discards"
+    if streets_of(rules)[-1].more is not None:
+        return "boards past the river"
+    return None
+
+
 def write_phhs(run: Run, path: Path, hands: Iterable[int] | None = None) -> int:
     """Write the run's hands (all, or the numbers in ``hands``) to ``path``; returns the count.
 
     :class:`RunError` for a Toss Hold'em run (three hole cards and discards) and a River of
     Blood run (boards past the river): PHH has no form for them that PokerKit could replay.
     """
-    streets = streets_of(run.rules)
-    if run.rules.discard or streets[-1].more is not None:
-        what = "three hole cards and discards" if run.rules.discard else "boards past the river"
+    missing = phh_cannot_hold(run.rules)
+    if missing is not None:
         raise RunError(
-            f"{run.directory} is a {run.variant} match; PHH has no form for {what}, so it "
+            f"{run.directory} is a {run.variant} match; PHH has no form for {missing}, so it "
             "cannot be exported. Read it with `pokerbots replay` or `pokerbots report` instead."
         )
     wanted = None if hands is None else set(hands)

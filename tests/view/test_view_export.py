@@ -121,7 +121,9 @@ def test_export_refuses_acpc_for_variants_with_a_sentence(tmp_path: Path) -> Non
     run_dir = play(tmp_path / "run", "auction", 20, 1)
     result = pokerbots("export", str(run_dir), "--format", "acpc", "--out", str(tmp_path / "x"))
     assert result.returncode == 2
-    assert "no ACPC form" in result.stderr and "Traceback" not in result.stderr
+    assert "ACPC logs can only hold hold'em with its own streets" in result.stderr
+    assert "acpc-2pl, acpc-2pn, acpc-3pl, nlhe" in result.stderr  # the games that can
+    assert "--format phh" in result.stderr and "Traceback" not in result.stderr
     result = pokerbots("export", str(run_dir), "--out", str(tmp_path / "x"))
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "x" / "run.phhs").is_file()
