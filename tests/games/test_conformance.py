@@ -5,7 +5,8 @@ For each game: a table plays in process and writes its run; the run reads back, 
 replays on the state machine to the chips recorded, and the chips add up to the result; the
 report renders; each export the game allows is written and each it does not is refused with
 a sentence; ``spot`` builds a state on every street; a bot from ``pokerbots new`` for the
-game plays a socket match over every wire the game speaks and passes its own tests; the
+game plays a socket match over every wire the game speaks, passes its own tests and
+validates for its game without being told which; the
 game's page in docs/variants/ exists, and its strategy hook plays 300 hands without a fault.
 """
 
@@ -150,6 +151,19 @@ def test_a_new_bot_passes_its_own_tests(name: str, tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert " passed" in run.stdout and " failed" not in run.stdout
+
+
+@pytest.mark.slow  # validate builds, starts and plays the bot, as its server would
+@pytest.mark.parametrize("name", NAMES)
+def test_a_new_bot_validates_for_its_game_without_being_told_it(name: str, tmp_path: Path) -> None:
+    # Real team details: the ACPC profile refuses the template's placeholders (MIT warns).
+    team = {"team_name": "Conformance", "leader_name": "Grace Hopper"}
+    email = "grace.hopper@yale.edu"
+    team |= {"leader_email": email, "members": f"Grace Hopper <{email}>"}
+    bot = create_bot(tmp_path / "bot", {"variant": name, **team})
+    report = kit.validate(bot, kit.ValidateOptions(hands=20))
+    assert report.ok, report.to_json()
+    assert report.stats["variant"] == name  # read from the README's Variant line
 
 
 @pytest.mark.parametrize("name", NAMES)
