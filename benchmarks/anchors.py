@@ -42,6 +42,7 @@ Both CPU figures are the whole command's, start-up included, divided by the hand
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import io
 import json
 import os
@@ -71,6 +72,9 @@ PRELUDES = {
     "if not hasattr(eval7, 'hand_type'):\n"
     "    eval7.hand_type = eval7.handtype\n",
 }
+#: What an engine imports that may be missing (eval7 unless named; the 2020 prior draws with
+#: numpy; the 2026 engine uses pkrbot instead of eval7).
+NEEDS = {"2020": ("eval7", "numpy"), "2026": ("pkrbot",)}
 ACPC_VARIANTS = ("acpc-2pl", "acpc-2pn", "acpc-3pl")
 TICK = os.sysconf("SC_CLK_TCK")
 TIMEOUT = 900.0
@@ -481,6 +485,14 @@ def build_cases(args: argparse.Namespace, work: Path, env: dict[str, str]) -> li
             continue
         if year == "2021":
             print("skip MIT skeleton 2021: the kit declares no 2021 game to play it in.")
+            continue
+        missing = [
+            name for name in NEEDS.get(year, ("eval7",)) if importlib.util.find_spec(name) is None
+        ]
+        if missing:
+            print(
+                f"skip MIT skeleton {year}: its engine needs {', '.join(missing)}; pip install it."
+            )
             continue
         if args.quick and year != "base":
             print(f"skip MIT skeleton {year}: --quick runs the base engine only.")
