@@ -1,0 +1,562 @@
+"""The kit beside the engines it replaces: the real MIT engines and the real ACPC dealer.
+
+    python benchmarks/anchors.py [--engines base=PATH,2025=PATH | --mirrors DIR]
+        [--dealer DIR] [--rounds 5] [--hands 1000] [--acpc-hands 3000] [--only WORDS] [--quick]
+
+Each case plays the same bots twice, once under an anchor and once under the kit's whole
+command (``pokerbots scrimmage ...``), in interleaved rounds (the order alternates from
+round to round), and reports medians:
+
+* ``kit skeleton``: two copies of the kit's ``skeleton/`` on the MIT base engine
+  (``python engine.py``) and in ``pokerbots scrimmage A B --rounds 1000``;
+* ``MIT skeleton YEAR``: two copies of the year's unchanged ``python_skeleton`` on that
+  year's ``engine.py`` and in ``pokerbots scrimmage A B --variant V`` (base and every season
+  the kit declares);
+* ``acpc-2pl``, ``acpc-2pn``, ``acpc-3pl``: the ACPC server's ``example_player`` (one per
+  seat, each behind a two-line ``startme.sh``) under the real ``dealer`` and in
+  ``pokerbots scrimmage --variant acpc-...``; both play the kit's declaration of the game,
+  written out as a GAMEDEF file for the dealer and the players.
+
+Engines are extracted at run time from a checkout or a bare git copy (``git archive HEAD``);
+nothing of MIT's is kept in this repository.  Without ``--engines``, they are looked up
+under ``--mirrors`` (default ``$POKERBOTS_MIT_MIRRORS``, else ``../.mirror`` beside the
+repository) as ``engine``, ``engine-YEAR`` or ``mitpokerbots+engine[-YEAR]``, each a
+checkout, a bare repository, or a folder ``repo`` holding either.  The dealer is
+``--dealer DIR``, else ``$POKERBOTS_ACPC_DEALER``, else ``../acpc``: a folder with the built
+``dealer`` and ``example_player`` (``../shared/tools/build-acpc-dealer.sh`` builds them).
+A case whose anchor is missing is skipped with a sentence saying what to set; the exit
+status is 0 unless a match itself failed (CI prints this as a report, never a gate).
+
+**CPU.** For every measured command the benchmark waits for the top process to exit without
+reaping it (``waitid(..., WNOWAIT)``), reads its ``/proc/PID/stat`` while it is a zombie,
+then reaps it with ``wait4``.  ``utime + stime`` of that stat is the runner's own CPU, all
+its threads, none of its children ("runner CPU"); ``cutime + cstime`` is the CPU of every
+process the runner started and waited for: the bots (and the shells of their
+``startme.sh``), and any helper the runner itself ran ("children").  Clock ticks are
+1/100 s, so a figure is good to about 10 ms per match.  A process the runner did not reap
+itself (a bot's own grandchild) is counted nowhere.  The ACPC dealer starts no process:
+its players are started by this script, and their CPU is read from their own ``wait4``.
+Both CPU figures are the whole command's, start-up included, divided by the hands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import io
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sdk.gamedef import ACPC_GAMES  # noqa: E402
+from sdk.games import SEASONS  # noqa: E402
+
+#: The game each MIT engine plays, as the kit names it (base: no-limit hold'em).
+YEARS: dict[str, str] = {"base": "nlhe", **{season[4:]: game for season, game in SEASONS.items()}}
+#: Run before the 2020 engine: the name it calls, gone from today's eval7.
+PRELUDES = {
+    "2020": "import eval7\n"
+    "if not hasattr(eval7, 'hand_type'):\n"
+    "    eval7.hand_type = eval7.handtype\n",
+}
+#: What an engine imports that may be missing (eval7 unless named; the 2020 prior draws with
+#: numpy; the 2026 engine uses pkrbot instead of eval7).
+NEEDS = {"2020": ("eval7", "numpy"), "2026": ("pkrbot",)}
+ACPC_VARIANTS = ("acpc-2pl", "acpc-2pn", "acpc-3pl")
+TICK = os.sysconf("SC_CLK_TCK")
+TIMEOUT = 900.0
+
+
+@dataclass
+class Run:
+    """One measured command: wall seconds, CPU seconds, the 1-minute load around it."""
+
+    wall: float
+    runner_cpu: float
+    children_cpu: float
+    load_before: float
+    load_after: float
+
+
+@dataclass
+class Case:
+    """One row: a name, the hands, and how to run its anchor and the kit once (by seed)."""
+
+    name: str
+    hands: int
+    anchor_name: str
+    anchor: Callable[[int], Run]
+    kit: Callable[[int], Run]
+    anchor_runs: list[Run] = field(default_factory=list)
+    kit_runs: list[Run] = field(default_factory=list)
+
+
+def _load() -> float:
+    return os.getloadavg()[0]
+
+
+def _stat_cpu(pid: int) -> tuple[float, float]:
+    """Own (utime+stime) and reaped children's (cutime+cstime) CPU seconds of a process."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    own = (int(fields[11]) + int(fields[12])) / TICK
+    children = (int(fields[13]) + int(fields[14])) / TICK
+    return own, children
+
+
+def _finish(process: subprocess.Popen[bytes], timeout: float) -> tuple[float, float, int]:
+    """Wait for a process to exit, read its CPU as a zombie, reap it; (own, children, rc)."""
+    timer = threading.Timer(timeout, process.kill)
+    timer.start()
+    try:
+        os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
+    finally:
+        timer.cancel()
+    own, children = _stat_cpu(process.pid)
+    _, status, _ = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return own, children, process.returncode
+
+
+def run_command(argv: list[str], cwd: Path, env: dict[str, str], log: Path) -> Run:
+    """Run one whole command, its output into ``log``; its wall time and CPU split."""
+    before = _load()
+    with log.open("wb") as output:
+        start = time.perf_counter()
+        process = subprocess.Popen(
+            argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=output, stderr=output
+        )
+        own, children, status = _finish(process, TIMEOUT)
+        wall = time.perf_counter() - start
+    if status != 0:
+        tail = log.read_text(encoding="utf-8", errors="replace")[-2000:]
+        raise RuntimeError(f"{' '.join(argv)} exited {status} in {cwd}:\n{tail}")
+    return Run(wall, own, children, before, _load())
+
+
+def _env() -> dict[str, str]:
+    """This interpreter's folder first on PATH: bots and engines run ``python3`` from it."""
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    return {**os.environ, "PATH": path, "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+# --- MIT engines -------------------------------------------------------------------------
+
+
+def git_dir(source: Path) -> Path | None:
+    """The git directory or work tree an engine copy is read from, or None."""
+    for candidate in (source, source / "repo"):
+        if (candidate / "engine.py").is_file():
+            return candidate
+        if (candidate / ".git").is_dir():
+            return candidate / ".git"
+        if (candidate / "HEAD").is_file() and (candidate / "objects").is_dir():
+            return candidate
+    return None
+
+
+def find_engines(mirrors: Path | None) -> dict[str, Path]:
+    """Engine copies under a mirrors folder, by year ('base' for mitpokerbots/engine)."""
+    found: dict[str, Path] = {}
+    if mirrors is None or not mirrors.is_dir():
+        return found
+    for year in [*YEARS, "2021"]:
+        suffix = "" if year == "base" else f"-{year}"
+        for name in (f"mitpokerbots+engine{suffix}", f"engine{suffix}"):
+            source = git_dir(mirrors / name)
+            if source is not None:
+                found[year] = source
+                break
+    return found
+
+
+def extract(source: Path, destination: Path) -> Path:
+    """A plain copy of an engine: copied from a work tree, or ``git archive HEAD``."""
+    destination.mkdir(parents=True)
+    if (source / "engine.py").is_file():
+        shutil.copytree(
+            source, destination, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".git")
+        )
+        return destination
+    archive = subprocess.run(
+        ["git", f"--git-dir={source}", "archive", "HEAD"], check=True, capture_output=True
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(destination, filter="data")
+    return destination
+
+
+def _copy_bot(source: Path, destination: Path) -> Path:
+    shutil.copytree(
+        source, destination, ignore=shutil.ignore_patterns("__pycache__", "tests", "*.log")
+    )
+    return destination
+
+
+def mit_case(
+    name: str, year: str, engine: Path, bot: Path, hands: int, work: Path, env: dict[str, str]
+) -> Case:
+    """A case: two copies of ``bot`` on the year's engine, and in the kit's scrimmage."""
+    _copy_bot(bot, engine / "bot_a")
+    _copy_bot(bot, engine / "bot_b")
+    with (engine / "config.py").open("a", encoding="utf-8") as config:
+        config.write(
+            '\nPLAYER_1_NAME = "A"\nPLAYER_1_PATH = "./bot_a"\n'
+            'PLAYER_2_NAME = "B"\nPLAYER_2_PATH = "./bot_b"\n'
+            f"NUM_ROUNDS = {hands}\n"
+        )
+    prelude = PRELUDES.get(year)
+    launch = ["engine.py"]
+    if prelude is not None:
+        launch = [
+            "-c",
+            prelude + "import runpy\nrunpy.run_path('engine.py', run_name='__main__')\n",
+        ]
+
+    def anchor(seed: int) -> Run:
+        # The engine deals from its own unseeded shuffle; the seed only names the round.
+        run = run_command(
+            [sys.executable, *launch], engine, env, work / f"{_slug(name)}-{seed}.mit.log"
+        )
+        gamelog = (engine / "gamelog.txt").read_text(encoding="utf-8", errors="replace")
+        played = gamelog.count("\nRound #") + gamelog.startswith("Round #")
+        if played != hands:
+            raise RuntimeError(f"{name}: the MIT engine played {played} hands, not {hands}")
+        return run
+
+    def kit(seed: int) -> Run:
+        out = work / f"{_slug(name)}-{seed}-kit"
+        argv = [
+            *_pokerbots(),
+            "scrimmage",
+            str(engine / "bot_a"),
+            str(engine / "bot_b"),
+            "--variant",
+            YEARS[year],
+            "--rounds",
+            str(hands),
+            "--seed",
+            str(seed),
+            "--out",
+            str(out),
+        ]
+        run = run_command(argv, work, env, work / f"{_slug(name)}-{seed}.kit.log")
+        _check_kit(out, hands, name)
+        return run
+
+    return Case(name, hands, f"MIT {year} engine", anchor, kit)
+
+
+def _slug(name: str) -> str:
+    return name.replace(" ", "-")
+
+
+def _pokerbots() -> list[str]:
+    """The kit's command, as installed beside this interpreter (else run as a module)."""
+    script = Path(sys.executable).parent / "pokerbots"
+    if script.is_file():
+        return [str(script)]
+    return [sys.executable, "-m", "local_runner.cli"]
+
+
+def _check_kit(out: Path, hands: int, name: str) -> None:
+    """The kit's match played every hand, without a fault."""
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    played = summary.get("rounds")
+    if played != hands:
+        raise RuntimeError(f"{name}: the kit played {played} hands, not {hands} ({out})")
+    for player in summary["players"]:
+        faults = {kind: n for kind, n in player.get("faults", {}).items() if n}
+        if faults or player.get("start_failure"):
+            raise RuntimeError(f"{name}: {player['name']} faulted in the kit: {faults} ({out})")
+
+
+# --- the ACPC dealer -----------------------------------------------------------------------
+
+
+def acpc_case(variant: str, build: Path, hands: int, work: Path, env: dict[str, str]) -> Case:
+    """A case: the ACPC example_player in every seat, under the real dealer and the kit."""
+    folder = work / variant
+    folder.mkdir()
+    game = ACPC_GAMES[variant]
+    gamefile = folder / f"{variant}.game"
+    gamefile.write_text(game.to_text(), encoding="ascii")
+    seats = game.num_players
+    players = []
+    for seat in range(seats):
+        bot = folder / f"example-{seat + 1}"
+        bot.mkdir()
+        startme = bot / "startme.sh"
+        startme.write_text(
+            f'#!/bin/sh\nexec "{build / "example_player"}" "{gamefile}" "$1" "$2"\n',
+            encoding="utf-8",
+        )
+        startme.chmod(0o755)
+        players.append(bot)
+
+    def anchor(seed: int) -> Run:
+        return dealer_match(build, gamefile, seats, hands, seed, folder)
+
+    def kit(seed: int) -> Run:
+        out = folder / f"kit-{seed}"
+        argv = [
+            *_pokerbots(),
+            "scrimmage",
+            *map(str, players),
+            "--variant",
+            variant,
+            "--rounds",
+            str(hands),
+            "--seed",
+            str(seed),
+            "--out",
+            str(out),
+        ]
+        run = run_command(argv, folder, env, folder / f"kit-{seed}.log")
+        _check_kit(out, hands, variant)
+        return run
+
+    return Case(variant, hands, "ACPC dealer", anchor, kit)
+
+
+def dealer_match(build: Path, gamefile: Path, seats: int, hands: int, seed: int, cwd: Path) -> Run:
+    """One match on the real dealer (``-q``, its log on): from its start to the last exit."""
+    names = [f"example-{seat + 1}" for seat in range(seats)]
+    argv = [str(build / "dealer"), f"bench-{seed}", str(gamefile), str(hands), str(seed), *names]
+    before = _load()
+    start = time.perf_counter()
+    dealer = subprocess.Popen(
+        [*argv, "-q", "--start_timeout", "20000"],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert dealer.stdout is not None
+    ports = dealer.stdout.readline().split()
+    if len(ports) != seats:
+        dealer.kill()
+        dealer.wait()
+        raise RuntimeError(f"the dealer printed {ports!r}, not {seats} ports")
+    players = [
+        subprocess.Popen(
+            [str(build / "example_player"), str(gamefile), "127.0.0.1", port.decode()],
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for port in ports
+    ]
+    dealer.stdout.read()
+    own, _, status = _finish(dealer, TIMEOUT)
+    children = 0.0
+    for player in players:
+        _, _, usage = os.wait4(player.pid, 0)
+        player.returncode = 0
+        children += usage.ru_utime + usage.ru_stime
+    wall = time.perf_counter() - start
+    if status != 0:
+        raise RuntimeError(f"the dealer exited {status}")
+    log = (cwd / f"bench-{seed}.log").read_text(encoding="ascii", errors="replace")
+    played = sum(line.startswith("STATE:") for line in log.splitlines())
+    if played != hands:
+        raise RuntimeError(f"the dealer's log has {played} hands, not {hands}")
+    return Run(wall, own, children, before, _load())
+
+
+# --- the report ----------------------------------------------------------------------------
+
+
+def _median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def report(cases: list[Case]) -> None:
+    """The table: medians, ratios anchor/kit with their spread, CPU per hand, the load."""
+    print()
+    print(
+        "| case | hands | anchor | anchor s | kit s | anchor/kit (min-max) "
+        "| runner CPU µs/hand: anchor | kit | children CPU µs/hand: anchor | kit | load |"
+    )
+    print("|---|---:|---|---:|---:|---|---:|---:|---:|---:|---|")
+    for case in cases:
+        if not case.anchor_runs:
+            continue
+        ratios = [a.wall / k.wall for a, k in zip(case.anchor_runs, case.kit_runs, strict=True)]
+        anchor = _median([r.wall for r in case.anchor_runs])
+        kit = _median([r.wall for r in case.kit_runs])
+        loads = [x for r in case.anchor_runs + case.kit_runs for x in (r.load_before, r.load_after)]
+
+        def per_hand(runs: list[Run], attr: str, hands: int = case.hands) -> str:
+            return f"{_median([getattr(r, attr) for r in runs]) / hands * 1e6:,.0f}"
+
+        print(
+            f"| {case.name} | {case.hands} | {case.anchor_name} | {anchor:.2f} | {kit:.2f} "
+            f"| {anchor / kit:.2f} ({min(ratios):.2f}-{max(ratios):.2f}) "
+            f"| {per_hand(case.anchor_runs, 'runner_cpu')} "
+            f"| {per_hand(case.kit_runs, 'runner_cpu')} "
+            f"| {per_hand(case.anchor_runs, 'children_cpu')} "
+            f"| {per_hand(case.kit_runs, 'children_cpu')} "
+            f"| {min(loads):.2f}-{max(loads):.2f} |"
+        )
+    print(
+        "\nTimes are whole commands, medians of interleaved rounds; anchor/kit above 1 means "
+        "the kit is faster. Runner CPU: the top process alone (the engine, the dealer, "
+        "`pokerbots`), start-up included; children: the bots it started and reaped (for the "
+        "dealer, the players this script started)."
+    )
+
+
+def _engines_arg(text: str) -> dict[str, Path]:
+    engines = {}
+    for item in filter(None, text.split(",")):
+        year, _, path = item.partition("=")
+        if year not in YEARS and year != "2021":
+            raise argparse.ArgumentTypeError(f"{year!r}: give YEAR=PATH, YEAR among {list(YEARS)}")
+        engines[year] = Path(path)
+    return engines
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build the cases the anchors allow, measure them interleaved, print the report."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--engines", type=_engines_arg, help="YEAR=PATH,... (base, 2020, ...)")
+    parser.add_argument("--mirrors", type=Path, help="a folder of fetched engine mirrors")
+    parser.add_argument("--dealer", type=Path, help="a folder with the built dealer")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
+    parser.add_argument("--hands", type=int, default=1000, help="hands of an MIT case")
+    parser.add_argument("--acpc-hands", type=int, default=3000, help="hands of an ACPC case")
+    parser.add_argument(
+        "--only",
+        type=lambda text: [part for part in text.split(",") if part],
+        help="run only the cases whose name contains one of these words (comma-separated)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="for CI: one round, 300 MIT and 1000 ACPC hands, the base engine only",
+    )
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.rounds, args.hands, args.acpc_hands = 1, 300, 1000
+    env = _env()
+    print(
+        f"anchors: {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
+        f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, {args.rounds} interleaved "
+        f"round(s), 1-minute load {_load():.2f}",
+        flush=True,
+    )
+    with tempfile.TemporaryDirectory(prefix="anchors-") as temporary:
+        work = Path(temporary)
+        cases = build_cases(args, work, env)
+        if args.only:
+            cases = [case for case in cases if any(word in case.name for word in args.only)]
+        failed = measure(cases, args.rounds)
+        report(cases)
+    return 1 if failed else 0
+
+
+def build_cases(args: argparse.Namespace, work: Path, env: dict[str, str]) -> list[Case]:
+    """Every case whose anchor is here; a sentence for each that is not."""
+    cases: list[Case] = []
+    mirrors = args.mirrors or os.environ.get("POKERBOTS_MIT_MIRRORS") or ROOT.parent / ".mirror"
+    engines = args.engines if args.engines else find_engines(Path(mirrors))
+    where = "--engines YEAR=PATH or --mirrors DIR (or $POKERBOTS_MIT_MIRRORS)"
+    if "base" not in engines:
+        print(f"skip kit skeleton and MIT skeleton base: no MIT base engine; set {where}.")
+    for year in ["base", *(y for y in YEARS if y != "base"), "2021"]:
+        if year not in engines:
+            if year != "base":
+                print(f"skip MIT skeleton {year}: no {year} engine; set {where}.")
+            continue
+        if year == "2021":
+            print("skip MIT skeleton 2021: the kit declares no 2021 game to play it in.")
+            continue
+        missing = [
+            name for name in NEEDS.get(year, ("eval7",)) if importlib.util.find_spec(name) is None
+        ]
+        if missing:
+            print(
+                f"skip MIT skeleton {year}: its engine needs {', '.join(missing)}; pip install it."
+            )
+            continue
+        if args.quick and year != "base":
+            print(f"skip MIT skeleton {year}: --quick runs the base engine only.")
+            continue
+        copies = work / f"mit-{year}"
+        engine = extract(engines[year], copies / "skeleton")
+        cases.append(
+            mit_case(
+                f"MIT skeleton {year}",
+                year,
+                engine,
+                engine / "python_skeleton",
+                args.hands,
+                copies,
+                env,
+            )
+        )
+        if year == "base":
+            engine = extract(engines[year], copies / "kit")
+            cases.insert(
+                0,
+                mit_case("kit skeleton", year, engine, ROOT / "skeleton", args.hands, copies, env),
+            )
+    dealer = args.dealer or os.environ.get("POKERBOTS_ACPC_DEALER") or ROOT.parent / "acpc"
+    build = Path(dealer).resolve()
+    if not ((build / "dealer").is_file() and (build / "example_player").is_file()):
+        print(
+            "skip acpc-2pl, acpc-2pn, acpc-3pl: no built ACPC dealer and example_player; set "
+            "--dealer DIR or $POKERBOTS_ACPC_DEALER (bash ../shared/tools/build-acpc-dealer.sh "
+            "builds them)."
+        )
+    else:
+        for variant in ACPC_VARIANTS:
+            cases.append(acpc_case(variant, build, args.acpc_hands, work, env))
+    return cases
+
+
+def measure(cases: list[Case], rounds: int) -> bool:
+    """Interleaved rounds over every case (anchor first in odd rounds); True if any failed."""
+    failed = False
+    for number in range(1, rounds + 1):
+        for case in list(cases):
+            order = [("anchor", case.anchor), ("kit", case.kit)]
+            if number % 2 == 0:
+                order.reverse()
+            results: dict[str, Run] = {}
+            try:
+                for side, function in order:
+                    results[side] = run = function(number)
+                    print(
+                        f"round {number} {case.name}, {side}: {run.wall:.2f} s, runner CPU "
+                        f"{run.runner_cpu:.2f} s, children {run.children_cpu:.2f} s, load "
+                        f"{run.load_before:.2f} -> {run.load_after:.2f}",
+                        flush=True,
+                    )
+            except (RuntimeError, OSError, subprocess.SubprocessError) as error:
+                print(f"FAILED {case.name} in round {number}: {error}", flush=True)
+                cases.remove(case)
+                failed = True
+                continue
+            case.anchor_runs.append(results["anchor"])
+            case.kit_runs.append(results["kit"])
+    return failed
+
+
+if __name__ == "__main__":
+    sys.exit(main())
