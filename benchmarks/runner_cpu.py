@@ -113,8 +113,9 @@ def main() -> None:
                 loads.append((load, os.getloadavg()[0]))
                 if not args.json:
                     row = runs[name][-1]
+                    per_hand = row["cpu"] / args.hands * 1e6
                     print(
-                        f"round {index + 1} {name:8} cpu/hand {row['cpu'] / args.hands * 1e6:6.0f} us"
+                        f"round {index + 1} {name:8} cpu/hand {per_hand:6.0f} us"
                         f" (hands only {row['hands_cpu'] * 1e6:4.0f})"
                         f"  match {args.hands / row['match']:6.0f} h/s  start {row['start']:5.2f} s"
                         f"  stop {row['stop']:5.3f} s  load {load:.2f}",
@@ -164,9 +165,13 @@ def main() -> None:
     )
     for name, row in summary.items():
         print(
-            f"  {name:8} cpu/hand {row['cpu_us_per_hand']:5} us (user {row['user_us_per_hand']}, "
-            f"system {row['system_us_per_hand']}; hands only {row['hands_only_cpu_us_per_hand']} us)  match {row['match_hands_per_s']} h/s  "
-            f"play_table {row['play_table_s']} s  before the first hand {row['before_first_hand_s']} s  after the last {row['after_last_hand_s']} s"
+            f"  {name:8} cpu/hand {row['cpu_us_per_hand']:5} us (user {row['user_us_per_hand']}"
+            f", system {row['system_us_per_hand']}; hands only "
+            f"{row['hands_only_cpu_us_per_hand']} us)  match {row['match_hands_per_s']} h/s"
+        )
+        print(
+            f"  {'':8} play_table {row['play_table_s']} s, before the first hand "
+            f"{row['before_first_hand_s']} s, after the last {row['after_last_hand_s']} s"
         )
 
 

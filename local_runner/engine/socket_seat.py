@@ -124,6 +124,7 @@ class SocketSeat(Seat):
         self.rules = rules
         self.codec: LineCodec = codec if codec is not None else MitCodec(rules)
         self._admit_all = isinstance(self.codec, MitCodec)  # no call per line on the MIT wire
+        self._decode = self.codec.decode
         del spin_wait  # deprecated: there is no spin-wait any more
         self.name = name
         self.before_quit = before_quit
@@ -166,6 +167,8 @@ class SocketSeat(Seat):
     @property
     def busy(self) -> bool:
         """True while a late reply is still owed (checked without waiting)."""
+        if not self._abandoned:
+            return False
         self._catch_up()
         return self._abandoned > 0 and not (self._eof or self._broken)
 
@@ -183,7 +186,16 @@ class SocketSeat(Seat):
         :meth:`receive`."""
         self._requests.append(_Request(hand, ack, time.perf_counter()))
         if not self._broken:
-            self._write(self.codec.encode(message))
+            data = self.codec.encode(message)
+            try:
+                sent = self.sock.send(data)  # the usual case: one call takes it all
+            except BlockingIOError:
+                sent = 0
+            except OSError:
+                self._broken = True
+                return
+            if sent < len(data):
+                self._write(data[sent:])
 
     def tell(self, message: Message, hand: int) -> None:
         """Write a message that asks for no reply (a reply to it would be unrequested)."""
@@ -198,6 +210,23 @@ class SocketSeat(Seat):
         the bot's answer to this message will be discarded too when it comes.
         """
         request = self._requests[0]
+        if not (self._lines or self._abandoned or self._eof or self._broken):
+            # The usual case: nothing owed, nothing read yet.  Wait for the reply here.
+            start = request.sent_at
+            if self._last_arrival > start:
+                start = self._last_arrival
+            deadline = start + budget
+            while not self._lines:
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0 or self._eof or self._broken:
+                    break
+                self._wait(remaining)
+            else:
+                if not self._abandoned:
+                    line, arrival = self._lines.popleft()
+                    self._requests.popleft()
+                    self._last_arrival = arrival
+                    return self._reply(request, line, arrival - start)
         if self._abandoned and not (self._eof or self._broken):
             self._catch_up()
             if self._abandoned and not self._lines and not self._eof:
@@ -269,7 +298,7 @@ class SocketSeat(Seat):
             )
         text = line.decode("ascii", "replace").rstrip("\r\n")
         try:
-            action = self.codec.decode(text)
+            action = self._decode(text)
         except ProtocolError as error:
             return Reply(
                 request.hand,
@@ -280,7 +309,9 @@ class SocketSeat(Seat):
                 FaultKind.MISFORMATTED,
                 _shorten(f"response misformatted: {error}"),
             )
-        return Reply(request.hand, action, elapsed, request.ack, _shorten(text))
+        if len(text) > _MAX_TEXT:
+            text = _shorten(text)
+        return Reply(request.hand, action, elapsed, request.ack, text)
 
     def _gone(self, request: _Request) -> Reply:
         """The reply to a message the bot can no longer answer; a fault only the first time."""
@@ -359,6 +390,14 @@ class SocketSeat(Seat):
             self._eof = True
             return
         buffer = self._buffer
+        if (
+            not buffer
+            and not self._skipping
+            and data.find(b"\n") == len(data) - 1
+            and len(data) <= MAX_LINE_BYTES + 1
+        ):
+            self._add_line(data, now)  # the usual case: one whole line
+            return
         start = 0
         while True:
             newline = data.find(b"\n", start)
