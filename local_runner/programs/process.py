@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING
 from sdk.client import ERROR_PREFIX
 from sdk.errors import KitError
 
+from . import proc_tracker
 from .bot_program import BotProgram
 from .output_log import CappedLog, LineCounter, pump_output
 from .proc_tracker import (
@@ -201,7 +202,7 @@ class _Watcher:
                 if not bots:
                     self._thread = None
                     return
-            snapshot = scan_processes()
+            snapshot = proc_tracker.scan_processes()
             with self._applying:
                 for bot in bots:
                     if bot in self._bots:
