@@ -266,6 +266,7 @@ class SocketSeat(Seat):
     def close(self) -> None:
         """Close the connection; shut down first, so the bot sees the end even if another
         process (a sandbox's relay) holds a copy of the socket."""
+        self._broken = self._eof = True  # its descriptor (kept for select) is no longer ours
         with contextlib.suppress(OSError):
             self.sock.shutdown(socket.SHUT_RDWR)
         with contextlib.suppress(OSError):
