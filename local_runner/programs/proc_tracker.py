@@ -64,19 +64,10 @@ class ProcInfo:
 
 def read_stat(pid: int) -> ProcInfo | None:
     """Parse /proc/<pid>/stat, or return None if the process is gone."""
-    # os.open and one os.read rather than open(): a scan reads every process's stat, and a
-    # file object costs several times the system calls (a stat line is well under 4 KiB).
     try:
-        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
+        with open(f"/proc/{pid}/stat", "rb") as file:
+            stat = file.read()
     except OSError:
-        return None
-    try:
-        stat = os.read(fd, 8192)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    if not stat:
         return None
     # The command name (field 2) may contain spaces and ')', so split after the last ')'.
     rest = stat.rpartition(b")")[2].split()
