@@ -212,6 +212,15 @@ class _Watcher:
 _watcher = _Watcher()
 
 
+def _new_watcher_after_fork() -> None:
+    """A forked child (a process pool's worker) has no watcher thread: it starts its own."""
+    global _watcher
+    _watcher = _Watcher()
+
+
+os.register_at_fork(after_in_child=_new_watcher_after_fork)
+
+
 class BotProcess:
     """One bot's build step and running process, with a capped log and thorough cleanup."""
 
