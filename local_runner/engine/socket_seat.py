@@ -116,24 +116,27 @@ class SocketSeat(Seat):
 
         ``exit_status`` describes the bot's process once it has ended (None while it runs);
         ``before_quit`` is called just before ``Q`` is sent (the runner notes the bot's
-        processes while they are all still there).  ``spin_wait`` is how long to poll for a
-        reply before sleeping in ``select`` (see :meth:`_wait`).  ``rules`` are the match's:
+        processes while they are all still there).  ``spin_wait`` is accepted and ignored (the
+        seat always sleeps in ``select``: see :meth:`_wait`).  ``rules`` are the match's:
         some letters of the wire depend on the game (Toss Hold'em's ``D`` and ``A``).
         ``codec`` is the wire protocol (default: :class:`MitCodec` with ``rules``).
         """
         self.rules = rules
         self.codec: LineCodec = codec if codec is not None else MitCodec(rules)
         self._admit_all = isinstance(self.codec, MitCodec)  # no call per line on the MIT wire
-        self.spin_wait = spin_wait
+        self._decode = self.codec.decode
+        del spin_wait  # deprecated: there is no spin-wait any more
         self.name = name
         self.before_quit = before_quit
         self.sock = sock
         sock.setblocking(False)
         is_tcp = sock.family in (socket.AF_INET, socket.AF_INET6)
         self._quickack = is_tcp and _QUICKACK
+        self._fd = sock.fileno()
         if is_tcp:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            self._ack_at_once()
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # once, for the match
+            if self._quickack:
+                self._ack_at_once()
         self.exit_status = exit_status
         self.peers: list[SocketSeat] = []
         """Other seats of the same match, read while this one is waited for."""
@@ -164,6 +167,8 @@ class SocketSeat(Seat):
     @property
     def busy(self) -> bool:
         """True while a late reply is still owed (checked without waiting)."""
+        if not self._abandoned:
+            return False
         self._catch_up()
         return self._abandoned > 0 and not (self._eof or self._broken)
 
@@ -181,7 +186,16 @@ class SocketSeat(Seat):
         :meth:`receive`."""
         self._requests.append(_Request(hand, ack, time.perf_counter()))
         if not self._broken:
-            self._write(self.codec.encode(message))
+            data = self.codec.encode(message)
+            try:
+                sent = self.sock.send(data)  # the usual case: one call takes it all
+            except BlockingIOError:
+                sent = 0
+            except OSError:
+                self._broken = True
+                return
+            if sent < len(data):
+                self._write(data[sent:])
 
     def tell(self, message: Message, hand: int) -> None:
         """Write a message that asks for no reply (a reply to it would be unrequested)."""
@@ -196,6 +210,23 @@ class SocketSeat(Seat):
         the bot's answer to this message will be discarded too when it comes.
         """
         request = self._requests[0]
+        if not (self._lines or self._abandoned or self._eof or self._broken):
+            # The usual case: nothing owed, nothing read yet.  Wait for the reply here.
+            start = request.sent_at
+            if self._last_arrival > start:
+                start = self._last_arrival
+            deadline = start + budget
+            while not self._lines:
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0 or self._eof or self._broken:
+                    break
+                self._wait(remaining)
+            else:
+                if not self._abandoned:
+                    line, arrival = self._lines.popleft()
+                    self._requests.popleft()
+                    self._last_arrival = arrival
+                    return self._reply(request, line, arrival - start)
         if self._abandoned and not (self._eof or self._broken):
             self._catch_up()
             if self._abandoned and not self._lines and not self._eof:
@@ -235,6 +266,7 @@ class SocketSeat(Seat):
     def close(self) -> None:
         """Close the connection; shut down first, so the bot sees the end even if another
         process (a sandbox's relay) holds a copy of the socket."""
+        self._broken = self._eof = True  # its descriptor (kept for select) is no longer ours
         with contextlib.suppress(OSError):
             self.sock.shutdown(socket.SHUT_RDWR)
         with contextlib.suppress(OSError):
@@ -267,7 +299,7 @@ class SocketSeat(Seat):
             )
         text = line.decode("ascii", "replace").rstrip("\r\n")
         try:
-            action = self.codec.decode(text)
+            action = self._decode(text)
         except ProtocolError as error:
             return Reply(
                 request.hand,
@@ -278,7 +310,9 @@ class SocketSeat(Seat):
                 FaultKind.MISFORMATTED,
                 _shorten(f"response misformatted: {error}"),
             )
-        return Reply(request.hand, action, elapsed, request.ack, _shorten(text))
+        if len(text) > _MAX_TEXT:
+            text = _shorten(text)
+        return Reply(request.hand, action, elapsed, request.ack, text)
 
     def _gone(self, request: _Request) -> Reply:
         """The reply to a message the bot can no longer answer; a fault only the first time."""
@@ -301,40 +335,49 @@ class SocketSeat(Seat):
         return Reply(request.hand, None, 0.0, request.ack, "", kind, detail)
 
     def _wait(self, timeout: float) -> None:
-        if self.spin_wait > 0:
-            # Poll briefly first: a quick bot's reply usually lands within a loopback round
-            # trip, and catching it without a sleep/wake-up cycle both speeds the match up
-            # and timestamps the reply closer to its arrival.  Bounded, then we sleep.
-            end = time.perf_counter() + min(self.spin_wait, timeout)
-            while (now := time.perf_counter()) < end:
-                self._read_available(now)
-                if self._lines or self._eof or self._broken:
-                    return
-        watched = [
-            self,
-            *(p for p in self.peers if (p.outstanding or p._abandoned) and not p._eof),
-        ]
+        """Sleep in ``select`` until this seat or a peer that owes a reply has sent something,
+        or ``timeout`` seconds have passed; read what came.
+
+        A blocking wait with the deadline as its timeout: no CPU is spent while the bot
+        thinks, and the runner wakes as soon as a byte arrives, however busy the machine.
+        (There used to be a spin-wait here, ``[runner] spin_wait``: it cost more CPU than it
+        saved wall time, and on a loaded machine it took the CPU from the bots it waited for.)
+        """
+        fd = self._fd
+        watched = [fd]
+        peers = self.peers
+        for peer in peers:
+            if (peer._requests or peer._abandoned) and not peer._eof:
+                watched.append(peer._fd)
         try:
             readable, _, _ = select.select(watched, [], [], timeout)
         except (OSError, ValueError):
             self._broken = True
             return
+        if not readable:
+            return
         now = time.perf_counter()
-        for seat in readable:
-            seat._read_available(now)
+        if len(readable) == 1 and readable[0] == fd:
+            self._read_available(now)
+            return
+        for seat in (self, *peers):
+            if seat._fd in readable:
+                seat._read_available(now)
 
     def _ack_at_once(self) -> None:
         """Acknowledge the bot's next segment at once instead of delaying the ACK (Linux).
 
-        A bot that leaves Nagle's algorithm on (the MIT Python skeleton does) holds a reply
-        back until its previous one is acknowledged; the engine sends nothing in between when
-        it has already sent the next message, so a delayed ACK would cost the bot about 40 ms
-        of its clock.  The kernel turns quick ACKs off again by itself, so this is renewed
-        after every read.
+        A bot that leaves Nagle's algorithm on (the MIT Python skeleton does) holds back the
+        rest of a line it wrote in pieces until the first piece is acknowledged; a delayed ACK
+        would cost it about 40 ms of its clock.  A whole line needs nothing: the engine's next
+        message to the bot carries the ACK, and it sends none before the reply has come (one
+        unanswered message per seat).  So this is asked for once when the connection is taken
+        over and again only after a read that ends inside a line.  (The kernel turns quick
+        ACKs off again by itself, so no option set once would do it; before 2026-11-25 this
+        ran after every read, one system call per message.)
         """
-        if self._quickack:
-            with contextlib.suppress(OSError):
-                self.sock.setsockopt(socket.IPPROTO_TCP, _QUICKACK, 1)
+        with contextlib.suppress(OSError):
+            self.sock.setsockopt(socket.IPPROTO_TCP, _QUICKACK, 1)
 
     def _read_available(self, now: float) -> None:
         try:
@@ -347,8 +390,15 @@ class SocketSeat(Seat):
         if not data:
             self._eof = True
             return
-        self._ack_at_once()
         buffer = self._buffer
+        if (
+            not buffer
+            and not self._skipping
+            and data.find(b"\n") == len(data) - 1
+            and len(data) <= MAX_LINE_BYTES + 1
+        ):
+            self._add_line(data, now)  # the usual case: one whole line
+            return
         start = 0
         while True:
             newline = data.find(b"\n", start)
@@ -364,8 +414,10 @@ class SocketSeat(Seat):
                     self._add_line(bytes(buffer), now)
             buffer.clear()
             start = newline + 1
-        if not self._skipping:
+        if start < len(data) and not self._skipping:
             buffer += data[start:]
+            if self._quickack:
+                self._ack_at_once()  # the bot is inside a line: let the rest of it come
             if len(buffer) > MAX_LINE_BYTES:
                 # Answer now rather than when (if ever) the newline comes; drop the rest.
                 buffer.clear()

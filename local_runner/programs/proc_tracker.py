@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import itertools
 import os
 import signal
 import threading
@@ -23,6 +24,7 @@ __all__ = [
     "TOKEN_VAR",
     "ProcInfo",
     "ProcessTracker",
+    "Snapshot",
     "describe_process",
     "enable_child_subreaper",
     "peak_resident_bytes",
@@ -74,10 +76,31 @@ def read_stat(pid: int) -> ProcInfo | None:
     return ProcInfo(pid, int(rest[1]), int(rest[2]), int(rest[3]), int(rest[19]), zombie, rss)
 
 
-def scan_processes() -> dict[int, ProcInfo]:
-    """Snapshot every process in /proc; processes that vanish meanwhile are skipped."""
-    procs = (read_stat(int(name)) for name in os.listdir("/proc") if name.isdigit())
-    return {proc.pid: proc for proc in procs if proc is not None}
+class Snapshot(dict[int, ProcInfo]):
+    """Every process in ``/proc`` at one moment, by pid; ``number`` orders snapshots in time
+    (a tracker never lets an older snapshot replace what a newer one showed it)."""
+
+    number: int = 0
+
+
+_snapshots = itertools.count(1)
+_snapshot_lock = threading.Lock()
+
+
+def scan_processes() -> Snapshot:
+    """Snapshot every process in /proc; processes that vanish meanwhile are skipped.
+
+    One snapshot serves every bot of a table (:func:`local_runner.programs.process.stop_bots`,
+    the shared watcher): a full scan of ``/proc`` is the expensive part.
+    """
+    with _snapshot_lock:
+        number = next(_snapshots)
+    snapshot = Snapshot()
+    snapshot.number = number
+    for name in os.listdir("/proc"):
+        if name.isdigit() and (proc := read_stat(int(name))) is not None:
+            snapshot[proc.pid] = proc
+    return snapshot
 
 
 class ProcessTracker:
@@ -92,6 +115,8 @@ class ProcessTracker:
         self._known: set[tuple[int, int]] = set()
         self._foreign: set[tuple[int, int]] = set()  # saves re-reading their environment
         self._lock = threading.Lock()  # the watcher and the runner's thread both scan
+        self._seen = 0  # the number of the newest snapshot applied
+        self._last: dict[int, ProcInfo] = {}  # what that snapshot showed of the bot
 
     def _has_token(self, pid: int) -> bool:
         try:
@@ -100,13 +125,23 @@ class ProcessTracker:
         except OSError:
             return False
 
-    def scan(self) -> dict[int, ProcInfo]:
-        """Return the bot's processes, zombies included, and remember them."""
-        with self._lock:
-            return self._scan()
+    def scan(self, snapshot: Snapshot | None = None) -> dict[int, ProcInfo]:
+        """Return the bot's processes, zombies included, and remember them.
 
-    def _scan(self) -> dict[int, ProcInfo]:
-        procs, me = scan_processes(), os.getpid()
+        ``snapshot`` is a scan of ``/proc`` shared with other trackers (default: a fresh one).
+        One older than a snapshot already applied changes nothing: it could show a process as
+        not yet started, and forgetting it would let it hide.
+        """
+        with self._lock:
+            procs = scan_processes() if snapshot is None else snapshot
+            if procs.number < self._seen:
+                return dict(self._last)
+            self._seen = procs.number
+            self._last = self._scan(procs)
+            return dict(self._last)
+
+    def _scan(self, procs: dict[int, ProcInfo]) -> dict[int, ProcInfo]:
+        me = os.getpid()
         ours: dict[int, ProcInfo] = {}
         for proc in procs.values():
             key = (proc.pid, proc.start)
@@ -131,9 +166,9 @@ class ProcessTracker:
         self._foreign = {(p.pid, p.start) for p in procs.values()} - self._known
         return ours
 
-    def live(self) -> list[ProcInfo]:
-        """The bot's processes that have not exited yet."""
-        return [proc for proc in self.scan().values() if not proc.zombie]
+    def live(self, snapshot: Snapshot | None = None) -> list[ProcInfo]:
+        """The bot's processes that have not exited yet (in ``snapshot``, or a fresh scan)."""
+        return [proc for proc in self.scan(snapshot).values() if not proc.zombie]
 
     def send(self, procs: list[ProcInfo], sig: int) -> None:
         """Signal the given processes, and the bot's process group while it is known to exist."""
@@ -144,13 +179,17 @@ class ProcessTracker:
             with contextlib.suppress(OSError):
                 os.kill(proc.pid, sig)
 
-    def terminate(self, term_wait: float) -> tuple[set[int], tuple[int, ...]]:
+    def terminate(
+        self, term_wait: float, live: list[ProcInfo] | None = None
+    ) -> tuple[set[int], tuple[int, ...]]:
         """SIGTERM everything, wait up to term_wait, then SIGKILL until nothing is left.
 
-        Returns the pids that were signalled and those still alive when it gave up.
+        ``live`` is what a scan just found alive (default: scan now).  Returns the pids that
+        were signalled and those still alive when it gave up.
         """
         signalled: set[int] = set()
-        live = self.live()
+        if live is None:
+            live = self.live()
         if live and term_wait > 0:
             self.send(live, signal.SIGTERM)
             signalled.update(proc.pid for proc in live)
@@ -166,13 +205,14 @@ class ProcessTracker:
             live = self.live()
         return signalled, tuple(sorted(proc.pid for proc in live))
 
-    def reap_orphans(self, main_pid: int) -> None:
+    def reap_orphans(self, main_pid: int, snapshot: Snapshot | None = None) -> None:
         """Reap the bot's zombies that were reparented to the runner (when it is a subreaper).
 
         Only pids known to be the bot's are waited for, so other Popen objects keep their status.
+        ``snapshot``: a scan just made (default: scan now).
         """
         me = os.getpid()
-        for proc in self.scan().values():
+        for proc in self.scan(snapshot).values():
             if proc.zombie and proc.ppid == me and proc.pid != main_pid:
                 with contextlib.suppress(ChildProcessError):
                     os.waitpid(proc.pid, os.WNOHANG)

@@ -10,9 +10,12 @@ bot created is gone.  The bot's processes are recognised through ``/proc``:
 * members of the bot's session and descendants of recognised processes count too, which catches
   a child that replaced its environment;
 * a watcher thread keeps recognising processes it has seen, keyed by (pid, start time) so that a
-  reused pid is never mistaken for the bot; :meth:`BotProcess.remember_processes` (called by the
-  runner just before it sends ``Q``) and :meth:`BotProcess.stop` scan once more, before the main
-  process can exit and orphan the rest;
+  reused pid is never mistaken for the bot; one thread serves every running bot of the runner,
+  with one scan of ``/proc`` per interval for all of them;
+  :func:`remember_processes` (called by the runner just before it sends ``Q``: one scan for
+  every bot of the table) and :func:`stop_bots` scan once more, before the main processes can
+  exit and orphan the rest, and once after they have: bots are stopped together, their grace
+  periods running at the same time;
 * with ``adopt_orphans``, the bot's main process is made a child subreaper, so that a process
   whose parent exits is reparented to it and stays a descendant, even after it has left the
   session and cleared its environment.
@@ -39,7 +42,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -47,6 +50,7 @@ from typing import TYPE_CHECKING
 from sdk.client import ERROR_PREFIX
 from sdk.errors import KitError
 
+from . import proc_tracker
 from .bot_program import BotProgram
 from .output_log import CappedLog, LineCounter, pump_output
 from .proc_tracker import (
@@ -54,8 +58,10 @@ from .proc_tracker import (
     TOKEN_VAR,
     ProcessTracker,
     ProcInfo,
+    Snapshot,
     describe_process,
     peak_resident_bytes,
+    scan_processes,
 )
 
 if TYPE_CHECKING:
@@ -64,6 +70,7 @@ if TYPE_CHECKING:
 _WATCH_INTERVAL = 0.25  # seconds between /proc scans while the bot runs
 _TERM_WAIT = 0.5  # how long SIGTERM gets before SIGKILL
 _KILL_GIVE_UP = 2.0  # how long to keep sending SIGKILL before reporting survivors
+_LINGER_POLL = 0.02  # seconds between scans while a stopped bot's processes linger
 
 
 class BotStartError(KitError, RuntimeError):
@@ -155,6 +162,65 @@ def _preexec(limits: ResourceLimits, adopt_orphans: bool) -> Callable[[], None] 
     return apply
 
 
+class _Watcher:
+    """One thread that scans ``/proc`` every :data:`_WATCH_INTERVAL` for every running bot.
+
+    One scan serves all of them, and the thread runs only while a bot does.  Its work is off
+    the match's path: the runner's thread never waits for it (each tracker has its own lock,
+    taken for the moment a snapshot is applied).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._applying = threading.Lock()  # held while snapshots are applied to trackers
+        self._bots: list[BotProcess] = []
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def add(self, bot: BotProcess) -> None:
+        with self._lock:
+            self._bots.append(bot)
+            self._wake.clear()
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="bot-watcher", daemon=True)
+                self._thread.start()
+
+    def remove(self, bots: Iterable[BotProcess]) -> None:
+        """Stop watching ``bots``; when this returns, no scan is being applied to them."""
+        with self._lock:
+            self._bots = [bot for bot in self._bots if bot not in bots]
+            if not self._bots:
+                self._wake.set()
+        with self._applying:
+            pass
+
+    def _run(self) -> None:
+        while True:
+            self._wake.wait(_WATCH_INTERVAL)
+            with self._lock:
+                bots = list(self._bots)
+                if not bots:
+                    self._thread = None
+                    return
+            snapshot = proc_tracker.scan_processes()
+            with self._applying:
+                for bot in bots:
+                    if bot in self._bots:
+                        bot._note(snapshot)
+
+
+_watcher = _Watcher()
+
+
+def _new_watcher_after_fork() -> None:
+    """A forked child (a process pool's worker) has no watcher thread: it starts its own."""
+    global _watcher
+    _watcher = _Watcher()
+
+
+os.register_at_fork(after_in_child=_new_watcher_after_fork)
+
+
 class BotProcess:
     """One bot's build step and running process, with a capped log and thorough cleanup."""
 
@@ -186,8 +252,8 @@ class BotProcess:
         self._env = {**os.environ, **(env or {}), TOKEN_VAR: self._token}
         self._popen: subprocess.Popen[bytes] | None = None
         self._tracker: ProcessTracker | None = None
-        self._threads: list[threading.Thread] = []  # output reader, then /proc watcher
-        self._stopping = threading.Event()
+        self._reader: threading.Thread | None = None  # copies the output into the log
+        self._remembered = -1.0  # time.monotonic() of the last scan before Q
         self._stop_lock = threading.Lock()
         self._report: StopReport | None = None
         self._peak_memory = 0
@@ -320,18 +386,15 @@ class BotProcess:
                 f"check the run command in {self.program.source} and that the program exists "
                 "and is executable."
             ) from exc
-        self._tracker = tracker = ProcessTracker(self._token, self._popen.pid)
-        watcher = threading.Thread(
-            target=self._watch, args=(tracker,), name=f"{self.name}-watcher", daemon=True
-        )
-        watcher.start()
-        self._threads = [reader, watcher]
+        self._tracker = ProcessTracker(self._token, self._popen.pid)
+        self._reader = reader
+        _watcher.add(self)
 
-    def _watch(self, tracker: ProcessTracker) -> None:
+    def _note(self, snapshot: Snapshot) -> None:
         # Rescanning lets the tracker see a child before it can escape the session and clear
         # its environment; once seen, it is recognised by (pid, start time).
-        while not self._stopping.wait(_WATCH_INTERVAL):
-            self._measure(tracker.scan().values())
+        if self._tracker is not None:
+            self._measure(self._tracker.scan(snapshot).values())
 
     def _measure(self, procs: Iterable[ProcInfo]) -> None:
         peaks = sum(peak_resident_bytes(proc.pid) for proc in procs if not proc.zombie)
@@ -339,9 +402,9 @@ class BotProcess:
 
     def remember_processes(self) -> None:
         """Note every process the bot has now, so that each is ended by :meth:`stop` however it
-        hides afterwards.  The runner calls it just before telling the bot the match is over."""
-        if self._tracker is not None and self._report is None:
-            self._measure(self._tracker.scan().values())
+        hides afterwards.  The runner calls it just before telling the bot the match is over
+        (:func:`remember_processes` does it for several bots with one scan)."""
+        remember_processes([self])
 
     def poll(self) -> int | None:
         """The main process's status like Popen.poll(); None while running or before start()."""
@@ -368,47 +431,9 @@ class BotProcess:
         that is still running when it ends is reported in ``lingering``.
 
         Safe to call more than once and before start(); later calls return the first report.
+        :func:`stop_bots` stops several bots together.
         """
-        with self._stop_lock:
-            if self._report is None:
-                self._report = self._shutdown(grace)
-            return self._report
-
-    def _shutdown(self, grace: float) -> StopReport:
-        popen, tracker = self._popen, self._tracker
-        if popen is None or tracker is None:
-            self._log.close()
-            return StopReport(None, False, (), 0)
-        tracker.scan()  # before the main process exits and its orphans are reparented
-        deadline = time.monotonic() + grace
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            popen.wait(timeout=grace)
-        live = tracker.live()
-        while live and time.monotonic() < deadline:
-            time.sleep(0.05)
-            live = tracker.live()
-        lingering = tuple(describe_process(proc.pid) for proc in live)
-        self._stopping.set()
-        self._threads[1].join()  # the watcher; it must not scan concurrently with us
-        signalled, survivors = tracker.terminate(_TERM_WAIT)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            popen.wait(timeout=1.0)
-        tracker.reap_orphans(popen.pid)
-        # The pipe closes once every process holding it is gone; a survivor may keep it open.
-        self._threads[0].join(timeout=1.0)
-        if survivors:
-            self._log.note(
-                f"--- {len(survivors)} process(es) of the bot survived SIGKILL: "
-                f"pid {', '.join(map(str, survivors))} ---\n"
-            )
-        self._log.close()
-        return StopReport(
-            popen.returncode,
-            popen.pid in signalled,
-            survivors,
-            len(signalled - {popen.pid}),
-            lingering,
-        )
+        return stop_bots([self], grace)[0]
 
     def __enter__(self) -> BotProcess:
         """Return self, so that leaving the ``with`` block stops the bot."""
@@ -417,3 +442,113 @@ class BotProcess:
     def __exit__(self, *exc_info: object) -> None:
         """Stop the bot and everything it started (see stop())."""
         self.stop()
+
+
+def remember_processes(bots: Sequence[BotProcess]) -> None:
+    """Note every process each running bot of ``bots`` has now, with one scan of ``/proc``
+    (see :meth:`BotProcess.remember_processes`)."""
+    running = [bot for bot in bots if bot._tracker is not None and bot._report is None]
+    if not running:
+        return
+    snapshot = scan_processes()
+    for bot in running:
+        bot._note(snapshot)
+        bot._remembered = time.monotonic()
+
+
+def stop_bots(bots: Sequence[BotProcess], grace: float = 2.0) -> list[StopReport]:
+    """Stop ``bots`` together, as :meth:`BotProcess.stop` stops one: their grace periods run
+    at the same time, and each scan of ``/proc`` serves them all.
+
+    Without lingering processes that is at most two scans: one before the main processes
+    exit (skipped when :func:`remember_processes` ran less than a watcher interval ago, since
+    the watcher kept scanning meanwhile), and one once they have.  Returns the reports in the
+    order of ``bots``; a bot stopped before keeps its first report.
+    """
+    locks = sorted({id(bot): bot for bot in bots}.values(), key=id)
+    with contextlib.ExitStack() as held:
+        for bot in locks:
+            held.enter_context(bot._stop_lock)
+        pending = [bot for bot in locks if bot._report is None]
+        started = [bot for bot in pending if bot._popen is not None and bot._tracker is not None]
+        for bot in pending:
+            if bot not in started:
+                bot._log.close()
+                bot._report = StopReport(None, False, (), 0)
+        if started:
+            _stop_together(started, grace)
+        reports = []
+        for bot in bots:
+            assert bot._report is not None
+            reports.append(bot._report)
+        return reports
+
+
+def _stop_together(bots: list[BotProcess], grace: float) -> None:
+    """The body of :func:`stop_bots` for bots that were started (their stop locks held)."""
+    now = time.monotonic()
+    if any(now - bot._remembered > _WATCH_INTERVAL for bot in bots):
+        snapshot = scan_processes()  # before the main processes exit and orphan the rest
+        for bot in bots:
+            bot._note(snapshot)
+    deadline = now + grace
+    for bot in bots:  # they were all asked to end: waiting in turn waits for the slowest
+        assert bot._popen is not None
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            bot._popen.wait(timeout=max(deadline - time.monotonic(), 0.0))
+    snapshot = scan_processes()
+    live = {bot: _tracker(bot).live(snapshot) for bot in bots}
+    while any(live.values()) and time.monotonic() < deadline:
+        time.sleep(_LINGER_POLL)
+        snapshot = scan_processes()
+        live = {bot: _tracker(bot).live(snapshot) for bot in bots}
+    lingering = {bot: tuple(describe_process(proc.pid) for proc in live[bot]) for bot in bots}
+    _watcher.remove(bots)  # the watcher must not scan concurrently with the ending
+    outcomes: dict[BotProcess, tuple[set[int], tuple[int, ...]]] = {
+        bot: (set(), ()) for bot in bots if not live[bot]
+    }
+    ending = [bot for bot in bots if live[bot]]
+
+    def end(bot: BotProcess) -> None:
+        outcomes[bot] = _tracker(bot).terminate(_TERM_WAIT, live[bot])
+
+    threads = [threading.Thread(target=end, args=(bot,), daemon=True) for bot in ending[1:]]
+    for thread in threads:
+        thread.start()
+    if ending:
+        end(ending[0])
+    for thread in threads:
+        thread.join()
+    if ending:
+        snapshot = scan_processes()  # the terminated processes are gone or survived
+    for bot in bots:
+        popen, tracker = bot._popen, _tracker(bot)
+        assert popen is not None
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            popen.wait(timeout=1.0)
+        tracker.reap_orphans(popen.pid, snapshot)
+    for bot in bots:
+        popen = bot._popen
+        assert popen is not None
+        signalled, survivors = outcomes[bot]
+        # The pipe closes once every process holding it is gone; a survivor may keep it open.
+        if bot._reader is not None:
+            bot._reader.join(timeout=1.0)
+        if survivors:
+            bot._log.note(
+                f"--- {len(survivors)} process(es) of the bot survived SIGKILL: "
+                f"pid {', '.join(map(str, survivors))} ---\n"
+            )
+        bot._log.close()
+        bot._report = StopReport(
+            popen.returncode,
+            popen.pid in signalled,
+            survivors,
+            len(signalled - {popen.pid}),
+            lingering[bot],
+        )
+
+
+def _tracker(bot: BotProcess) -> ProcessTracker:
+    assert bot._tracker is not None
+    return bot._tracker

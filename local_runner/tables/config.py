@@ -25,7 +25,8 @@ A complete file (every key optional; defaults shown)::
                               # (MIT: 10 s; ACPC: 600 s)
     log_limit = 524288        # bytes of output kept per bot
     quit_grace = 2.0          # seconds a bot has to exit after the match
-    spin_wait = 0.0003        # seconds to poll for a reply before sleeping (0 = never poll)
+    spin_wait = 0.0003        # deprecated and ignored (the runner no longer polls: it
+                              # sleeps until a reply comes); accepted so old files still load
     python = "auto"           # a bot's python3: "auto", "path", "kit" or an interpreter's path
 
     [limits]                  # per bot process; 0 = no limit
@@ -85,7 +86,9 @@ class RunnerSettings:
     log_limit: int = 512 * 1024
     quit_grace: float = 2.0
     spin_wait: float = 0.0003
-    """Seconds to poll for a reply before sleeping: faster matches when a core is idle."""
+    """Deprecated and ignored since 2026-11-25: the runner sleeps in ``select`` until a reply
+    comes, with the deadline as its timeout, and never polls.  Accepted (and kept, at its old
+    default, in a tournament's recorded settings) so that old configuration files still load."""
     python: str = "auto"
     """The interpreter bots get as ``python3``: see :mod:`local_runner.programs.interpreter`."""
 

@@ -39,7 +39,13 @@ from ..engine.seats import InProcessSeat, Reply, Seat
 from ..engine.socket_seat import SocketSeat, accept_bot
 from ..programs.bot_program import BotProgram
 from ..programs.interpreter import BotPython, choose_python
-from ..programs.process import BotProcess, BotStartError, ResourceLimits
+from ..programs.process import (
+    BotProcess,
+    BotStartError,
+    ResourceLimits,
+    remember_processes,
+    stop_bots,
+)
 from ..programs.sandbox import Sandbox, sandbox_problem
 from ..results.match_stats import MatchStats
 from ..results.stats import statistics_dict
@@ -205,6 +211,7 @@ class _Table:
     seats: list[Seat] = field(init=False)
     early_faults: list[tuple[int, FaultKind, str, bool]] = field(default_factory=list)
     interrupted: bool = False
+    remembered: bool = False  # the bots' processes were noted before Q
 
     def __post_init__(self) -> None:
         self.names = unique_names(self.specs)
@@ -269,10 +276,10 @@ class _Table:
                     runner.connect_limit(rules),
                     self.early_faults,
                     slot,
-                    runner.spin_wait,
                     rules,
                     speaks_acpc(ready.program, rules),
                     self.notice,
+                    self.remember_processes,
                 )
                 if isinstance(seat, SocketSeat):
                     cleanup.callback(seat.close)
@@ -296,16 +303,25 @@ class _Table:
                 hidden.append(other.directory)
         return hidden
 
+    def remember_processes(self) -> None:
+        """Note every bot's processes with one scan, just before the first ``Q`` is sent (each
+        seat calls this; the later calls of the same match end find it done)."""
+        if not self.remembered:
+            self.remembered = True
+            remember_processes([process for process in self.processes if process is not None])
+
     def stop_bots(self, match: Match) -> None:
-        """Stop every bot process and record what the stopping found (peak memory, and a
-        ``leftover_processes`` fault for any process that survived SIGKILL)."""
+        """Stop every bot process, all together, and record what the stopping found (peak
+        memory, and a ``leftover_processes`` fault for any process that survived SIGKILL)."""
         for seat in self.seats:
             if isinstance(seat, SocketSeat):
                 seat.close()  # after Q: end of file for bots that wait for it
+        started = [process for process in self.processes if process is not None]
+        reports = stop_bots(started, self.config.runner.quit_grace)
         for slot, process in enumerate(self.processes):
             if process is None:
                 continue
-            report = process.stop(self.config.runner.quit_grace)
+            report = reports[started.index(process)]
             result = match.players[slot].result
             result.peak_memory_bytes = process.peak_memory_bytes
             result.output_dropped_bytes = process.bytes_dropped
@@ -413,16 +429,17 @@ def _connect(
     timeout: float | None,
     early_faults: list[tuple[int, FaultKind, str, bool]],
     slot: int,
-    spin_wait: float = 0.0,
     rules: Rules | None = None,
     acpc: bool = False,
     notice: Callable[[str], None] = _to_stderr,
+    before_quit: Callable[[], None] | None = None,
 ) -> Seat:
     """Start ``process`` and wait for it to connect; an absent seat if it does not.
 
     ``timeout`` None waits as long as the process runs (``notice`` hears that it is still
     being waited for).  ``rules`` are the match's (the MIT codec of Toss Hold'em needs
-    them); with ``acpc`` the seat speaks the ACPC wire to the bot.
+    them); with ``acpc`` the seat speaks the ACPC wire to the bot.  ``before_quit`` is called
+    before ``Q`` is sent (default: the process notes its processes).
 
     A sandboxed bot connects to its relay on ``127.0.0.1:PORT`` inside the sandbox; the relay
     connects to the runner's Unix socket, which is what is accepted here, and passes the bot's
@@ -457,23 +474,10 @@ def _connect(
     def exit_status() -> str | None:
         return process.exit_description() if process.poll() is not None else None
 
+    remember = before_quit if before_quit is not None else process.remember_processes
     if acpc and rules is not None:
-        return AcpcSocketSeat(
-            name,
-            connection,
-            rules,
-            exit_status,
-            before_quit=process.remember_processes,
-            spin_wait=spin_wait,
-        )
-    return SocketSeat(
-        name,
-        connection,
-        exit_status,
-        before_quit=process.remember_processes,
-        spin_wait=spin_wait,
-        rules=rules,
-    )
+        return AcpcSocketSeat(name, connection, rules, exit_status, before_quit=remember)
+    return SocketSeat(name, connection, exit_status, before_quit=remember, rules=rules)
 
 
 def speaks_acpc(program: BotProgram, rules: Rules) -> bool:

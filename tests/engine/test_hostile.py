@@ -30,7 +30,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,7 @@ from local_runner.engine.match import MAX_FAULT_DETAILS
 from local_runner.engine.socket_seat import SocketSeat
 from local_runner.programs.process import BotProcess, StopReport
 from local_runner.runs.gamelog import format_fault
+from local_runner.tables import scrimmage
 from local_runner.tables.config import ScrimmageConfig
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from sdk.actions import CallAction, CheckAction, FoldAction
@@ -615,13 +616,15 @@ def test_processes_that_survive_sigkill_are_recorded(
 ) -> None:
     # Nothing survives SIGKILL on a healthy machine (a process stuck in the kernel can), so the
     # stop report is doctored: the point is where survivors end up.
-    real_stop = BotProcess.stop
+    # (The runner stops a table's bots together, through stop_bots.)
+    real_stop = scrimmage.stop_bots
 
-    def stop(self: BotProcess, grace: float = 2.0) -> StopReport:
-        report = real_stop(self, grace)
-        return dataclasses.replace(report, survivors=(4242, 4343))
+    def stop(bots: Sequence[BotProcess], grace: float = 2.0) -> list[StopReport]:
+        return [
+            dataclasses.replace(report, survivors=(4242, 4343)) for report in real_stop(bots, grace)
+        ]
 
-    monkeypatch.setattr(BotProcess, "stop", stop)
+    monkeypatch.setattr(scrimmage, "stop_bots", stop)
     bot = copy_bot("polite", tmp_path)
     out = tmp_path / "out"
     config = ScrimmageConfig(rules=Rules().replace(num_rounds=5), seed=1)
