@@ -17,29 +17,42 @@ A bot derives from :class:`Bot`, reads :class:`GameState` and
 The MIT skeleton's module names work too: ``sdk.actions``, ``sdk.states``,
 ``sdk.bot`` and ``sdk.runner``.  :func:`evaluate` ranks a showdown hand (5 to 8 cards,
 eval7's numbers); ``sdk.pots`` (side pots) and ``sdk.gamedef`` (ACPC game files) are
-imported on their own, to keep this import small.
+imported on their own.  Every name is imported from its module on first use, so
+``import sdk`` costs almost nothing.
 """
 
-from .actions import (
-    HIDDEN_BID,
-    HIDDEN_RANK,
-    Action,
-    ActionType,
-    BidAction,
-    CallAction,
-    CheckAction,
-    DiscardAction,
-    FoldAction,
-    RaiseAction,
-)
-from .bot import Bot
-from .client import BotClient
-from .evaluator import evaluate, hand_category
-from .payoffs import bounty_hit, hand_deltas
-from .protocol import ProtocolError, decode_action, decode_message, encode_action, encode_message
-from .rules import VARIANTS, BountyRules, Rules, RulesError, SwapRules, rules_from_environment
-from .runner import parse_args, run_bot
-from .states import GameState, RoundState, State, TerminalState
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .actions import (
+        HIDDEN_BID,
+        HIDDEN_RANK,
+        Action,
+        ActionType,
+        BidAction,
+        CallAction,
+        CheckAction,
+        DiscardAction,
+        FoldAction,
+        RaiseAction,
+    )
+    from .bot import Bot
+    from .client import BotClient
+    from .evaluator import evaluate, hand_category
+    from .payoffs import bounty_hit, hand_deltas
+    from .protocol import (
+        ProtocolError,
+        decode_action,
+        decode_message,
+        encode_action,
+        encode_message,
+    )
+    from .rules import VARIANTS, BountyRules, Rules, RulesError, SwapRules, rules_from_environment
+    from .runner import parse_args, run_bot
+    from .states import GameState, RoundState, State, TerminalState
 
 __version__ = "0.1.0"
 
@@ -79,3 +92,56 @@ __all__ = [
     "rules_from_environment",
     "run_bot",
 ]
+
+#: Where each public name lives: imported on first use, so ``import sdk`` costs almost
+#: nothing and a bot imports only the modules it uses (no ACPC reader in an MIT bot).
+_HOMES = {
+    "HIDDEN_BID": "actions",
+    "HIDDEN_RANK": "actions",
+    "Action": "actions",
+    "ActionType": "actions",
+    "BidAction": "actions",
+    "CallAction": "actions",
+    "CheckAction": "actions",
+    "DiscardAction": "actions",
+    "FoldAction": "actions",
+    "RaiseAction": "actions",
+    "Bot": "bot",
+    "BotClient": "client",
+    "evaluate": "evaluator",
+    "hand_category": "evaluator",
+    "bounty_hit": "payoffs",
+    "hand_deltas": "payoffs",
+    "ProtocolError": "protocol",
+    "decode_action": "protocol",
+    "decode_message": "protocol",
+    "encode_action": "protocol",
+    "encode_message": "protocol",
+    "VARIANTS": "rules",
+    "BountyRules": "rules",
+    "Rules": "rules",
+    "RulesError": "rules",
+    "SwapRules": "rules",
+    "rules_from_environment": "rules",
+    "parse_args": "runner",
+    "run_bot": "runner",
+    "GameState": "states",
+    "RoundState": "states",
+    "State": "states",
+    "TerminalState": "states",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'sdk' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"sdk.{home}"), name)
+    globals()[name] = value  # later uses skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    """The public names, for tab completion."""
+    return sorted(__all__)

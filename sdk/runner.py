@@ -22,17 +22,17 @@ import os
 import socket
 import sys
 from collections.abc import Sequence
-from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-from . import acpc
-from .acpc_client import AcpcClient
 from .bot import Bot
 from .client import BotClient
-from .gamedef import GameDef, parse_gamedef
 from .games import ACPC, games_speaking
 from .protocol import MAX_LINE_BYTES, ProtocolError, decode_message, encode_action
 from .rules import ENVIRONMENT_VARIABLE, Rules, rules_from_environment
+
+if TYPE_CHECKING:  # the ACPC modules are imported when a bot plays the ACPC wire
+    from .acpc_client import AcpcClient
+    from .gamedef import GameDef
 
 __all__ = ["PROTOCOLS", "parse_args", "run_bot"]
 
@@ -120,6 +120,8 @@ def run_bot(
     reader = sock.makefile("rb")
     try:
         if wire == "acpc":
+            from .acpc_client import AcpcClient
+
             _play_acpc(sock, reader, AcpcClient(bot, rules, game))
         else:
             _play_mit(sock, reader, BotClient(bot, rules))
@@ -147,6 +149,8 @@ def _play_mit(sock: socket.socket, reader: BinaryIO, client: BotClient) -> None:
 def _play_acpc(sock: socket.socket, reader: BinaryIO, client: AcpcClient) -> None:
     """The ACPC wire: the version line first, then a reply only when it is this seat's turn;
     comment and empty lines skipped; ``\\r\\n`` or ``\\n`` endings; until the dealer closes."""
+    from . import acpc
+
     sock.sendall(acpc.encode_line(acpc.VERSION_LINE))
     while True:
         data = reader.readline(acpc.MAX_LINE_BYTES + 1)
@@ -168,8 +172,11 @@ def _game_file(path: str | None) -> GameDef | None:
     """The game definition file named on the command line, read; None when none is named."""
     if path is None:
         return None
+    from .gamedef import parse_gamedef
+
     try:
-        text = Path(path).read_text(encoding="ascii", errors="replace")
+        with open(path, encoding="ascii", errors="replace") as file:
+            text = file.read()
     except OSError as error:
         raise ValueError(
             f"could not read the ACPC game file {path!r} ({error.strerror}); give the path of "

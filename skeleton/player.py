@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from itertools import combinations
 
-import eval7  # type: ignore[import-untyped, unused-ignore]
-
 from sdk.actions import (
     Action,
     BidAction,
@@ -25,6 +23,7 @@ from sdk.actions import (
     RaiseAction,
 )
 from sdk.bot import Bot
+from sdk.evaluator import evaluate
 from sdk.runner import parse_args, run_bot
 from sdk.states import GameState, RoundState, TerminalState
 
@@ -34,8 +33,6 @@ from sdk.states import GameState, RoundState, TerminalState
 VARIANT = "nlhe"
 
 RANKS = "23456789TJQKA"
-#: eval7 cards by name, built once: creating them on every decision would cost time.
-CARDS = {rank + suit: eval7.Card(rank + suit) for rank in RANKS for suit in "cdhs"}
 
 
 def preflop_strength(cards: tuple[str, ...]) -> float:
@@ -55,9 +52,24 @@ def best_pair_strength(cards: tuple[str, ...]) -> float:
 
 
 def made_hand_strength(hand: tuple[str, ...], board: tuple[str, ...]) -> float:
-    """A rough 0..1 strength of the best five-card hand: its category (pair, ...) over 8."""
-    value: int = eval7.evaluate([CARDS[card] for card in hand + board])
-    return (value >> 24) / 8
+    """A rough 0..1 strength of the best five-card hand: its category (pair, ...) over 8.
+
+    ``sdk.evaluator.evaluate`` ranks five or more cards with eval7's numbers, in the
+    standard library (a bot may ``import eval7`` instead: the same numbers, a slower start).
+    """
+    cards = hand + board
+    if len(cards) < 5:  # Toss Hold'em's first discard sees four cards: no straight or flush
+        return few_cards_category(cards) / 8
+    return (evaluate(cards) >> 24) / 8
+
+
+def few_cards_category(cards: tuple[str, ...]) -> int:
+    """The category of fewer than five cards, as eval7 numbers it: 0 high card, 1 pair,
+    2 two pair, 3 three of a kind, 7 four of a kind."""
+    counts = sorted((sum(card[0] == rank for card in cards) for rank in RANKS), reverse=True)
+    if counts[0] >= 3:
+        return 7 if counts[0] == 4 else 3
+    return counts[0] - 1 + (counts[1] == 2)
 
 
 def choose_discard(hand: tuple[str, ...], board: tuple[str, ...]) -> DiscardAction:

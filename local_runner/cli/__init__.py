@@ -10,42 +10,69 @@ import argparse
 import importlib
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from sdk.errors import KitError
 
-from .console import make_console, print_error
+__all__ = ["COMMANDS", "Command", "build_parser", "chosen_commands", "main"]
 
-__all__ = ["main"]
 
-# Subcommand modules, in the order `pokerbots --help` lists them.
+class Command(NamedTuple):
+    """A subcommand: its name, the module that registers it, and its line in ``--help``."""
+
+    name: str
+    module: str
+    help: str
+
+
+#: The subcommands, in the order `pokerbots --help` lists them.  The one-line help is
+#: declared here so that the list needs no subcommand's module (each pulls in its own
+#: part of the kit); `tests/cli/test_startup.py` holds it equal to the module's own.
 COMMANDS = (
-    "new",
-    "sdk_command",
-    "scrimmage",
-    "tournament",
-    "validate",
-    "package",
-    "export",
-    "replay",
-    "report",
-    "play",
+    Command("new", "new", "create a bot project from the template"),
+    Command("sdk", "sdk_command", "refresh a bot's vendored copy of the SDK"),
+    Command("scrimmage", "scrimmage", "play a match between two bots"),
+    Command(
+        "tournament",
+        "tournament",
+        "a round robin between bots, with bankroll and instant run-off rankings",
+    ),
+    Command("validate", "validate", "check a submission the way a competition server would"),
+    Command("package", "package", "write a clean archive of a bot, then validate it"),
+    Command("export", "export", "write a run's hands as PHH (PokerKit) or as an ACPC dealer log"),
+    Command("replay", "replay", "replay a run's hands step by step"),
+    Command("report", "report", "write a match or tournament report as one HTML file"),
+    Command("play", "play", "play against a bot yourself, in the terminal"),
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every available subcommand."""
+def chosen_commands(argv: Sequence[str]) -> frozenset[str]:
+    """The subcommand ``argv`` names (its first word that is not an option), if any."""
+    names = {command.name for command in COMMANDS}
+    for word in argv:
+        if not word.startswith("-"):
+            return frozenset({word} & names)
+    return frozenset()
+
+
+def build_parser(chosen: Iterable[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser; ``chosen`` names the subcommands to build in full (all by default).
+
+    A chosen subcommand's module is imported and registers its options; every other one is
+    listed in ``pokerbots --help`` by its declared line only, its module not imported.
+    """
+    wanted = None if chosen is None else set(chosen)
     parser = argparse.ArgumentParser(
         prog="pokerbots",
         description="Start, play, test and ship poker bots for competitions.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        module = importlib.import_module(f"local_runner.cli.{name}")
-        module.register(subparsers)
-    importlib.import_module("local_runner.cli.export").add_phh_option(
-        subparsers.choices["scrimmage"]
-    )
+    for command in COMMANDS:
+        if wanted is None or command.name in wanted:
+            importlib.import_module(f"local_runner.cli.{command.module}").register(subparsers)
+        else:
+            subparsers.add_parser(command.name, help=command.help)
     return parser
 
 
@@ -67,14 +94,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     # is inherited: a scheduler's or a script's `kill -INT` would then do nothing.  SIGINT
     # always means "stop as Ctrl-C does" for the kit's commands.
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(chosen_commands(words))
+    args = parser.parse_args(words)
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
     try:
         status: int = args.handler(args)
     except KitError as error:  # bad input of any kind: its sentence, and its exit status
+        from .console import make_console, print_error  # rich, only when there is an error
+
         print_error(make_console(stderr=True), str(error))
         return error.exit_status
     return status

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
 
 from ..runs.errors import RunError
-from ..runs.layout import PHH_FILE, leg_runs
+from ..runs.layout import PHH_FILE
 from ..runs.reader import open_run
 from ..view.acpc import write_acpc_log
 from ..view.phh import write_phhs
 
-__all__ = ["add_phh_option", "export_run", "register", "run"]
+__all__ = ["export_run", "register", "run"]
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -65,35 +63,3 @@ def run(args: argparse.Namespace) -> int:
     path, count = export_run(args.run_dir, args.format, args.out or args.run_dir)
     console.print(f"Wrote {count} hands to {escape(str(path))}")
     return 0
-
-
-def add_phh_option(parser: argparse.ArgumentParser) -> None:
-    """Give a match subcommand ``--phh``: after the match, write its hands as PHH there."""
-    parser.add_argument(
-        "--phh",
-        action="store_true",
-        help=f"also write every hand as PHH ({PHH_FILE} in the output directory)",
-    )
-    play: Callable[[argparse.Namespace], int] = parser.get_default("handler")
-
-    def play_then_export(args: argparse.Namespace) -> int:
-        if args.phh and args.out is None:  # the match's own default, fixed now to find it after
-            args.out = Path("runs") / time.strftime("scrimmage-%Y%m%d-%H%M%S")
-        status = play(args)
-        if not args.phh or status not in (0, 130):
-            return status
-        for run_dir in leg_runs(args.out) or [args.out]:  # a duplicate's legs, or the match
-            try:
-                path, count = export_run(run_dir, "phh", run_dir)
-            except RunError as error:
-                Console(stderr=True, soft_wrap=True).print(
-                    f"[bold yellow]warning:[/] no PHH written: {escape(str(error))}",
-                    highlight=False,
-                )
-                continue
-            Console(stderr=bool(getattr(args, "json", False)), soft_wrap=True).print(
-                f"PHH: {count} hands in {escape(str(path))}", highlight=False
-            )
-        return status
-
-    parser.set_defaults(handler=play_then_export)

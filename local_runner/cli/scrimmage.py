@@ -10,6 +10,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -22,6 +23,8 @@ from ..programs.interpreter import choose_python
 from ..results.explain import result_notes, start_failure_lines
 from ..results.stats import Summary, ci_sentence, table_verdict
 from ..results.table import TableResult
+from ..runs.errors import RunError
+from ..runs.layout import PHH_FILE, leg_runs
 from ..submission.infer import infer_game
 from ..submission.metadata import declared_variant
 from ..tables.config import ScrimmageConfig, clock_line, load_config
@@ -33,13 +36,47 @@ from .outputs import prepare_scrimmage_folder
 from .progress import PlainProgress
 from .render import describe_faults, result_table
 
-__all__ = ["infer_table_game", "register", "run"]
+__all__ = ["add_phh_option", "infer_table_game", "register", "run"]
 
 DEFAULT_OPPONENT = "builtin:random"
 #: The game of a bot that speaks the ACPC wire and names no game: heads-up no-limit.
 ACPC_DEFAULT_GAME = "acpc-2pn"
 #: The exit status when a bot failed to build or never connected (no match was played).
 NOT_STARTED = 3
+
+
+def add_phh_option(parser: argparse.ArgumentParser) -> None:
+    """Give a match subcommand ``--phh``: after the match, write its hands as PHH there."""
+    parser.add_argument(
+        "--phh",
+        action="store_true",
+        help=f"also write every hand as PHH ({PHH_FILE} in the output directory)",
+    )
+    play: Callable[[argparse.Namespace], int] = parser.get_default("handler")
+
+    def play_then_export(args: argparse.Namespace) -> int:
+        if args.phh and args.out is None:  # the match's own default, fixed now to find it after
+            args.out = Path("runs") / time.strftime("scrimmage-%Y%m%d-%H%M%S")
+        status = play(args)
+        if not args.phh or status not in (0, 130):
+            return status
+        from .export import export_run  # the PHH writer, only when asked for
+
+        for run_dir in leg_runs(args.out) or [args.out]:  # a duplicate's legs, or the match
+            try:
+                path, count = export_run(run_dir, "phh", run_dir)
+            except RunError as error:
+                Console(stderr=True, soft_wrap=True).print(
+                    f"[bold yellow]warning:[/] no PHH written: {escape(str(error))}",
+                    highlight=False,
+                )
+                continue
+            Console(stderr=bool(getattr(args, "json", False)), soft_wrap=True).print(
+                f"PHH: {count} hands in {escape(str(path))}", highlight=False
+            )
+        return status
+
+    parser.set_defaults(handler=play_then_export)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -112,6 +149,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         'can import eval7, else the kit\'s), "path", "kit", or an interpreter\'s path',
     )
     parser.set_defaults(handler=run)
+    add_phh_option(parser)
 
 
 def find_skeleton() -> Path | None:

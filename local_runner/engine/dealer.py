@@ -12,10 +12,9 @@ match each bot inherits the bounties its opponent had.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from functools import lru_cache
-from typing import NamedTuple
-
-import eval7
+from typing import Any, NamedTuple
 
 from sdk.games import streets_of, swap_chance, swap_streets
 from sdk.rules import RANKS, SUITS, Rules
@@ -25,7 +24,20 @@ from sdk.variants.permuted import true_cards
 __all__ = ["Deal", "bounty_ranks", "deal_hand", "showdown_ranks", "showdown_winner"]
 
 DECK: tuple[str, ...] = tuple(rank + suit for rank in RANKS for suit in SUITS)
-_EVAL_CARDS = {card: eval7.Card(card) for card in DECK}
+#: eval7's cards by name and its evaluate, once the first showdown asks for them (eval7 pulls
+#: in pyparsing and unittest: a tenth of a second of start-up the runner does not wait for).
+_EVAL7: tuple[dict[str, Any], Callable[[list[Any]], int]] | None = None
+
+
+def _eval7() -> tuple[dict[str, Any], Callable[[list[Any]], int]]:
+    """eval7's cards by name and its ``evaluate``, imported on the first call."""
+    global _EVAL7
+    if _EVAL7 is None:
+        import eval7
+
+        _EVAL7 = {card: eval7.Card(card) for card in DECK}, eval7.evaluate
+    return _EVAL7
+
 
 Cards = tuple[str, ...]
 # Replacement card per hole card (None = kept) for one seat on one swap street.
@@ -153,7 +165,7 @@ def showdown_ranks(
     ``values``: Permuted Hold'em's order of the card values for the match (the true value of
     each printed rank, :func:`sdk.variants.permuted.draw_values`); the cards are ranked as
     the cards they play as, as the MIT 2020 engine ranks them."""
-    table, evaluate = _EVAL_CARDS, eval7.evaluate
+    table, evaluate = _EVAL7 or _eval7()
     if values is not None:
         table = _permuted_cards(values)
     common = [table[card] for card in board]
@@ -164,11 +176,10 @@ def showdown_ranks(
 
 
 @lru_cache(maxsize=16)
-def _permuted_cards(values: str) -> dict[str, eval7.Card]:
+def _permuted_cards(values: str) -> dict[str, Any]:
     """Each card's eval7 card under the value order ``values``."""
-    return {
-        card: _EVAL_CARDS[true] for card, true in zip(DECK, true_cards(DECK, values), strict=True)
-    }
+    cards = _eval7()[0]
+    return {card: cards[true] for card, true in zip(DECK, true_cards(DECK, values), strict=True)}
 
 
 def showdown_winner(hands: tuple[Cards, ...], board: Cards) -> int | None:

@@ -1,0 +1,87 @@
+"""Start-up: a command imports only what it runs, and a bot only what it plays with.
+
+Each check imports in a fresh interpreter (a subprocess) and reads its ``sys.modules``:
+the test process itself has long imported everything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+import pytest
+
+from local_runner.cli import COMMANDS, build_parser, chosen_commands
+from tests.conftest import ROOT
+
+#: eval7 and what its package pulls in (its range parser: pyparsing, which imports unittest).
+EVAL7 = ("eval7", "pyparsing", "unittest")
+
+
+def modules_after(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running ``code`` (from the checkout)."""
+    script = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    run = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stderr
+    return set(json.loads(run.stdout.splitlines()[-1]))
+
+
+def subcommand_help(parser: argparse.ArgumentParser) -> dict[str, str | None]:
+    """Each subcommand's line in ``--help``, by name."""
+    subparsers = next(
+        action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+    )
+    return {action.dest: action.help for action in subparsers._choices_actions}
+
+
+def test_the_declared_help_lines_are_the_subcommands_own() -> None:
+    """`pokerbots --help` lists the declared lines; each module registers the same one."""
+    declared = {command.name: command.help for command in COMMANDS}
+    assert subcommand_help(build_parser(())) == declared  # no module imported
+    assert subcommand_help(build_parser()) == declared  # every module's own register()
+
+
+def test_the_chosen_subcommand_is_the_first_word_that_is_not_an_option() -> None:
+    assert chosen_commands(["scrimmage", "a", "b"]) == {"scrimmage"}
+    assert chosen_commands(["-h"]) == frozenset()
+    assert chosen_commands(["--help", "sdk", "refresh"]) == {"sdk"}
+    assert chosen_commands(["nonsense", "scrimmage"]) == frozenset()
+
+
+@pytest.mark.slow  # starts interpreters
+def test_import_sdk_imports_no_module_of_the_sdk_and_no_eval7() -> None:
+    loaded = modules_after("import sdk")
+    assert not {name for name in loaded if name.startswith("sdk.")}
+    assert not loaded & set(EVAL7)
+
+
+@pytest.mark.slow  # starts interpreters
+def test_the_starter_bot_starts_without_eval7_or_the_acpc_reader() -> None:
+    """Everything the template's player imports before it connects (the skeleton is the
+    template rendered): no eval7, and on the MIT wire none of the ACPC modules."""
+    loaded = modules_after(
+        "import sys; sys.path.insert(0, 'skeleton'); import player; "
+        "player.parse_args(['127.0.0.1', '9']); player.Player()"
+    )
+    assert "player" in loaded and "sdk.runner" in loaded
+    assert not loaded & {*EVAL7, "sdk.acpc", "sdk.acpc_client", "sdk.gamedef"}
+
+
+@pytest.mark.slow  # starts interpreters
+@pytest.mark.parametrize("argv", [["--help"], ["scrimmage", "--help"]])
+def test_a_subcommands_help_imports_no_other_subcommand(argv: list[str]) -> None:
+    loaded = modules_after(
+        f"import contextlib, io, local_runner.cli as cli\n"
+        f"with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    cli.main({argv!r})"
+    )
+    chosen = chosen_commands(argv)
+    for command in COMMANDS:
+        assert (f"local_runner.cli.{command.module}" in loaded) == (command.name in chosen)
+    assert not loaded & set(EVAL7)  # the dealer imports eval7 at its first showdown
+    if not chosen:
+        assert "rich" not in loaded  # `pokerbots --help` is argparse alone
