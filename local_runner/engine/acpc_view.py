@@ -70,6 +70,7 @@ class AcpcView:
         self._cards = ""
         self._rounds: tuple[Cards, ...] = ((),)
         self._holes: list[Cards] = []  # by seat; () where this seat cannot see them
+        self._order: list[int] = []  # the seats by position
         self._folded: list[bool] = []
         self._dirty = False  # the state changed since the last line
 
@@ -156,14 +157,15 @@ class AcpcView:
         self._betting, self._rounds = "", ((),)
         self._holes = [()] * count
         self._holes[seat] = record.dealt[seat]
+        self._order = [seat_of_position(p, count) for p in range(count)]
         self._show()
         self._folded = [False] * count
         self._dirty = True
 
     def _show(self) -> None:
         """The card text: hole cards the seat sees, by position, then the board by round."""
-        holes, count = self._holes, len(self._holes)
-        shown = "|".join("".join(holes[seat_of_position(p, count)]) for p in range(count))
+        holes = self._holes
+        shown = "|".join(["".join(holes[seat]) for seat in self._order])
         rounds = self._rounds
         # The first round's board cards (none in hold'em) follow the last hole cards directly.
         self._cards = shown + "".join(rounds[0]) + "".join("/" + "".join(c) for c in rounds[1:])
