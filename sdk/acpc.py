@@ -107,6 +107,7 @@ _ACTION_LETTERS: dict[str, Kind] = {
 }
 _CARD = re.compile(f"[{RANKS}][{SUITS}]")
 _ACTION = re.compile(r"([fcr])([0-9]+)?")
+_ACTION_TOKEN = re.compile(r"([A-Za-z])(0|[1-9][0-9]*)?")
 _NUMBER = re.compile(r"0|[1-9][0-9]*")
 _VALUE = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?")
 _NAME = re.compile(r"[^|:\s]+")
@@ -178,6 +179,9 @@ FOLD = AcpcAction("f")
 CALL = AcpcAction("c")
 #: A limit bet or raise (its size is the game's).
 RAISE = AcpcAction("r")
+
+# Each one-letter action the dealer reads, as the action it means.
+_SIMPLE_ACTIONS = {letter: AcpcAction(kind) for letter, kind in _ACTION_LETTERS.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,7 +350,24 @@ def parse_action(token: str, game: GameDef | None = None) -> AcpcAction:
     they are accepted and returned as ``c``, ``r``.  With a ``game``, a raise must carry an
     amount in no-limit and none in limit.  Raises :class:`AcpcActionError` otherwise.
     """
-    match = re.fullmatch(r"([A-Za-z])(0|[1-9][0-9]*)?", token)
+    simple = _SIMPLE_ACTIONS.get(token)
+    if simple is not None:
+        # The common replies (one letter), read without a regular expression: the engine
+        # reads one per decision.
+        _check_action_for_game(simple, game, AcpcActionError)
+        return simple
+    digits = token[1:]
+    if (
+        _ACTION_LETTERS.get(token[:1]) == "r"
+        and digits.isascii()
+        and digits.isdigit()
+        and (digits[0] != "0" or len(digits) == 1)
+    ):
+        # A no-limit raise, the other common reply, read with string methods alone.
+        raised = AcpcAction("r", int(digits))
+        _check_action_for_game(raised, game, AcpcActionError)
+        return raised
+    match = _ACTION_TOKEN.fullmatch(token)
     if match is None or match.group(1) not in _ACTION_LETTERS:
         raise AcpcActionError(
             f"the action {_show(token)} is not an ACPC action; send 'f' (fold), 'c' (check "

@@ -37,6 +37,9 @@ from .socket_seat import SocketSeat
 
 __all__ = ["AcpcCodec", "AcpcSocketSeat"]
 
+_SET_ASIDE = (b"#", b";")  # the first byte of a comment
+_EMPTY_LINES = (b"", b"\n", b"\r\n")
+
 
 class AcpcCodec:
     """The ACPC wire's lines for a socket seat (see the module docstring)."""
@@ -52,7 +55,7 @@ class AcpcCodec:
 
     def encode(self, message: Message) -> bytes:
         """The view's lines, each ended with ``\\r\\n`` as the dealer ends them."""
-        return "".join(f"{line}\r\n" for line in message).encode("ascii")
+        return ("\r\n".join(message) + "\r\n").encode("ascii") if message else b""
 
     def decode(self, text: str) -> Action:
         """The action of a reply that echoes the latest state; :class:`AcpcProtocolError`
@@ -64,6 +67,9 @@ class AcpcCodec:
 
     def admit(self, line: bytes) -> bool:
         """Set comments, empty lines and the version line aside; check the version."""
+        if self.version is not None:
+            # After the handshake, a test on the bytes alone: this runs for every reply.
+            return line[:1] not in _SET_ASIDE and line not in _EMPTY_LINES
         text = strip_line_ending(line.decode("ascii", "replace"))
         if not text or is_comment(text):
             return False

@@ -236,3 +236,16 @@ def test_a_first_line_that_is_not_the_version_is_a_fault_with_a_sentence() -> No
     assert other.admit(b"VERSION:3.0.0\n") is False
     with pytest.raises(ValueError, match=r"speaks VERSION:2\.0\.0"):
         other.decode("anything")
+
+
+def test_after_the_version_lines_are_admitted_on_their_bytes_and_never_raise() -> None:
+    from local_runner.engine.acpc_seat import AcpcCodec
+
+    codec = AcpcCodec(AcpcView(Rules.for_variant("acpc-2pl")))
+    assert codec.admit(b"VERSION:2.0.0\r\n") is False
+    for aside in (b"# a comment\r\n", b"; another\n", b"\r\n", b"\n", b""):
+        assert codec.admit(aside) is False
+    assert codec.admit(b"MATCHSTATE:1:0::|AhKd:c\r\n") is True
+    # A stray carriage return inside the line is the reply's problem (read as a misformatted
+    # reply by the seat), not an exception out of the socket's read loop.
+    assert codec.admit(b"MATCHSTATE:1:0:\r:|AhKd:c\r\n") is True
