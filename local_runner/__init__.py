@@ -54,7 +54,7 @@ if TYPE_CHECKING:
         plan_tournament,
         run_tournament,
     )
-    from .validate import ValidateOptions, ValidationReport, validate
+    from .validation import ValidateOptions, ValidationReport, validate
 
 __all__ = [
     "BotSpec",
@@ -110,9 +110,9 @@ _HOMES = {
     "TournamentResult": "local_runner.tables.tournament",
     "plan_tournament": "local_runner.tables.tournament",
     "run_tournament": "local_runner.tables.tournament",
-    "ValidateOptions": "local_runner.validate",
-    "ValidationReport": "local_runner.validate",
-    "validate": "local_runner.validate",
+    "ValidateOptions": "local_runner.validation",
+    "ValidationReport": "local_runner.validation",
+    "validate": "local_runner.validation",
 }
 
 

@@ -23,7 +23,7 @@ def test_the_engine_imports_nothing_above_it() -> None:
 
 
 def test_results_import_nothing_of_the_orchestration() -> None:
-    assert not GRAPH["results"] & {"tables", "validate", "cli", "view", "submission"}
+    assert not GRAPH["results"] & {"tables", "validation", "cli", "view", "submission"}
 
 
 def test_programs_import_neither_bots_submission_nor_the_config() -> None:

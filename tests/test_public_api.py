@@ -25,10 +25,27 @@ def test_every_public_name_resolves_and_nothing_else_is_offered() -> None:
         kit.run_scrimmage  # noqa: B018  (an internal name is not public)
 
 
+def test_no_subpackage_shadows_a_public_name_once_its_modules_are_imported() -> None:
+    # Importing a subpackage sets it as an attribute of its parent: a subpackage named like
+    # a public function (`validate`, `play`) would replace that function in every process
+    # that imported the subpackage first.  Import every subpackage, then read every name.
+    code = (
+        "import importlib, pkgutil, local_runner as kit\n"
+        "for info in pkgutil.walk_packages(kit.__path__, 'local_runner.'):\n"
+        "    if info.ispkg: importlib.import_module(info.name)\n"
+        "import types\n"
+        "bad = [n for n in kit.__all__ if isinstance(getattr(kit, n), types.ModuleType)]\n"
+        "print(bad)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
+
+
 def test_every_kit_error_shares_the_one_root() -> None:
     from local_runner.tables.config import ConfigError
     from local_runner.tables.spec import UsageError
-    from local_runner.validate.pipeline import ValidateUsageError
+    from local_runner.validation.pipeline import ValidateUsageError
     from sdk.acpc import AcpcProtocolError
     from sdk.rules import RulesError
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from rich.text import Text
 
 from ..submission.package import package_bot
-from ..validate.checks import format_bytes
-from ..validate.profiles import detect_profile
+from ..validation.checks import format_bytes
+from ..validation.profiles import detect_profile
 from .console import make_console
 from .validate import (
     add_validate_options,

@@ -12,7 +12,7 @@ from rich.text import Text
 from sdk.rules import VARIANTS
 
 from ..submission.metadata import PROFILES
-from ..validate import (
+from ..validation import (
     CheckResult,
     Status,
     ValidateOptions,
@@ -20,8 +20,8 @@ from ..validate import (
     ValidationReport,
     validate,
 )
-from ..validate.checks import format_bytes
-from ..validate.options import ACPC_VALIDATION_HANDS, SMOKE_HANDS
+from ..validation.checks import format_bytes
+from ..validation.options import ACPC_VALIDATION_HANDS, SMOKE_HANDS
 from .arguments import VARIANT_HELP, non_negative_int, positive_int, seconds, variant_name
 from .console import make_console, print_error
 

@@ -310,7 +310,7 @@ def test_ctrl_c_ends_sandboxed_bots_too(when: str, tmp_path: Path) -> None:
 @needs_bwrap
 def test_validate_can_play_the_bot_in_the_sandbox(tmp_path: Path) -> None:
     from local_runner.submission.new import create_bot
-    from local_runner.validate import ValidateOptions, validate
+    from local_runner.validation import ValidateOptions, validate
 
     project = create_bot(tmp_path / "boxed")
     report = validate(project, ValidateOptions(sandbox=True, hands=40))
@@ -322,7 +322,7 @@ def test_validate_can_play_the_bot_in_the_sandbox(tmp_path: Path) -> None:
 @pytest.mark.usefixtures("no_bwrap")
 def test_validate_in_the_sandbox_without_bwrap_is_a_usage_error(tmp_path: Path) -> None:
     from local_runner.submission.new import create_bot
-    from local_runner.validate import ValidateOptions, ValidateUsageError, validate
+    from local_runner.validation import ValidateOptions, ValidateUsageError, validate
 
     project = create_bot(tmp_path / "boxed")
     with pytest.raises(ValidateUsageError, match="apt-get install bubblewrap"):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from local_runner.submission.infer import infer_game
-from local_runner.validate import ValidateOptions, validate
+from local_runner.validation import ValidateOptions, validate
 from sdk.games import GAMES
 
 
@@ -67,7 +67,7 @@ def test_words_in_prose_and_the_vendored_sdk_are_not_identifiers(tmp_path: Path)
 
 @pytest.mark.slow  # a smoke match with a bot process
 def test_validate_says_what_it_inferred(tmp_path: Path) -> None:
-    from tests.validate.test_validate_profiles import stock_mit_bot
+    from tests.validation.test_validate_profiles import stock_mit_bot
 
     bot = stock_mit_bot(tmp_path)
     (bot / "player.py").write_text(

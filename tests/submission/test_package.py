@@ -14,8 +14,8 @@ import pytest
 from local_runner.cli import main
 from local_runner.submission.new import create_bot
 from local_runner.submission.package import PackageError, is_excluded, package_bot
-from local_runner.validate import Status, ValidateOptions, validate
-from tests.validate.test_validate import make_good_bot, snapshot
+from local_runner.validation import Status, ValidateOptions, validate
+from tests.validation.test_validate import make_good_bot, snapshot
 
 pytestmark = pytest.mark.slow  # the CLI and bot processes
 

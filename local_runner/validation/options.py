@@ -27,7 +27,7 @@ class ValidateOptions:
     """Settings of one validation; the defaults follow the competition servers.
 
     ``profile`` None takes the competition from the bot's metadata or layout
-    (see :mod:`local_runner.validate.profiles`).  ``variant`` None plays the
+    (see :mod:`local_runner.validation.profiles`).  ``variant`` None plays the
     variant README.txt names (no-limit hold'em if it names none the kit knows).
     ``game``, an ACPC game definition file, is played instead of the variant (None:
     the file README's ``Game:`` line names, if any).  In an ACPC game the bot plays

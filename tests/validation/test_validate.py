@@ -28,7 +28,7 @@ from local_runner.engine.records import MatchResult, PlayerResult
 from local_runner.submission.archive import ArchiveLimits
 from local_runner.submission.metadata import Metadata, Person, render_readme
 from local_runner.submission.vendor import vendor_sdk
-from local_runner.validate import (
+from local_runner.validation import (
     DYNAMIC_CHECKS,
     STATIC_CHECKS,
     Status,
@@ -37,10 +37,10 @@ from local_runner.validate import (
     ValidationReport,
     validate,
 )
-from local_runner.validate.acpc_matches import ACPC_CHECKS
-from local_runner.validate.checks import CheckResult, format_bytes
-from local_runner.validate.dynamic import SmokeMatch, check_memory, check_reply_times
-from local_runner.validate.processes import check_cleanup, processes_inside
+from local_runner.validation.acpc_matches import ACPC_CHECKS
+from local_runner.validation.checks import CheckResult, format_bytes
+from local_runner.validation.dynamic import SmokeMatch, check_memory, check_reply_times
+from local_runner.validation.processes import check_cleanup, processes_inside
 from sdk.rules import Rules
 
 pytestmark = pytest.mark.slow  # validates real bot processes

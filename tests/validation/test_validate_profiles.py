@@ -23,12 +23,12 @@ from local_runner.submission.new import create_bot
 from local_runner.submission.package import find_junk, package_bot
 from local_runner.tables.config import RunnerSettings, ScrimmageConfig
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage
-from local_runner.validate import Status, ValidateOptions, validate
-from local_runner.validate.competition import check_submission_format
-from local_runner.validate.dynamic import build_errors, smoke_config
-from local_runner.validate.profiles import detect_profile, mit_season
+from local_runner.validation import Status, ValidateOptions, validate
+from local_runner.validation.competition import check_submission_format
+from local_runner.validation.dynamic import build_errors, smoke_config
+from local_runner.validation.profiles import detect_profile, mit_season
 from sdk.rules import Rules
-from tests.validate.test_validate import (
+from tests.validation.test_validate import (
     ACPC_METADATA,
     ROOT,
     failed,

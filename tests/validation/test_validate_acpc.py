@@ -22,9 +22,9 @@ import pytest
 
 from local_runner.submission.metadata import Metadata, Person, render_readme
 from local_runner.tables.config import ConfigError
-from local_runner.validate import ValidateOptions, ValidateUsageError, validate
-from local_runner.validate.acpc_matches import ACPC_CHECKS, acpc_game, describe_rules, match_plan
-from local_runner.validate.profiles import detect_profile
+from local_runner.validation import ValidateOptions, ValidateUsageError, validate
+from local_runner.validation.acpc_matches import ACPC_CHECKS, acpc_game, describe_rules, match_plan
+from local_runner.validation.profiles import detect_profile
 from tests.acpc_checks import STALE_ECHO
 from tests.conftest import ROOT, MakeBot
 

@@ -10,7 +10,7 @@ matches; in an ACPC game, in the ACPC server's own matches against its chump
 (:mod:`.acpc_matches`: 12,000 hands, not losing)::
 
     from pathlib import Path
-    from local_runner.validate import ValidateOptions, validate
+    from local_runner.validation import ValidateOptions, validate
 
     report = validate(Path("my-bot.zip"), ValidateOptions(hands=50))
     print(report.verdict())
