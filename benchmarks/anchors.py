@@ -54,7 +54,7 @@ import tarfile
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -239,23 +239,9 @@ def mit_case(
 
     def kit(seed: int) -> Run:
         out = work / f"{_slug(name)}-{seed}-kit"
-        argv = [
-            *_pokerbots(),
-            "scrimmage",
-            str(engine / "bot_a"),
-            str(engine / "bot_b"),
-            "--variant",
-            YEARS[year],
-            "--rounds",
-            str(hands),
-            "--seed",
-            str(seed),
-            "--out",
-            str(out),
-        ]
-        run = run_command(argv, work, env, work / f"{_slug(name)}-{seed}.kit.log")
-        _check_kit(out, hands, name)
-        return run
+        log = work / f"{_slug(name)}-{seed}.kit.log"
+        bots = [engine / "bot_a", engine / "bot_b"]
+        return _kit_scrimmage(bots, YEARS[year], hands, seed, out, env, log, name)
 
     return Case(name, hands, f"MIT {year} engine", anchor, kit)
 
@@ -270,6 +256,25 @@ def _pokerbots() -> list[str]:
     if script.is_file():
         return [str(script)]
     return [sys.executable, "-m", "local_runner.cli"]
+
+
+def _kit_scrimmage(
+    bots: Sequence[Path],
+    variant: str,
+    hands: int,
+    seed: int,
+    out: Path,
+    env: dict[str, str],
+    log: Path,
+    label: str,
+) -> Run:
+    """One whole ``pokerbots scrimmage`` of ``bots`` (run from ``out``'s folder), checked to
+    have played every hand without a fault."""
+    argv = [*_pokerbots(), "scrimmage", *map(str, bots), "--variant", variant]
+    argv += ["--rounds", str(hands), "--seed", str(seed), "--out", str(out)]
+    run = run_command(argv, out.parent, env, log)
+    _check_kit(out, hands, label)
+    return run
 
 
 def _check_kit(out: Path, hands: int, name: str) -> None:
@@ -311,23 +316,8 @@ def acpc_case(variant: str, build: Path, hands: int, work: Path, env: dict[str, 
         return dealer_match(build, gamefile, seats, hands, seed, folder)
 
     def kit(seed: int) -> Run:
-        out = folder / f"kit-{seed}"
-        argv = [
-            *_pokerbots(),
-            "scrimmage",
-            *map(str, players),
-            "--variant",
-            variant,
-            "--rounds",
-            str(hands),
-            "--seed",
-            str(seed),
-            "--out",
-            str(out),
-        ]
-        run = run_command(argv, folder, env, folder / f"kit-{seed}.log")
-        _check_kit(out, hands, variant)
-        return run
+        out, log = folder / f"kit-{seed}", folder / f"kit-{seed}.log"
+        return _kit_scrimmage(players, variant, hands, seed, out, env, log, variant)
 
     return Case(variant, hands, "ACPC dealer", anchor, kit)
 

@@ -280,8 +280,9 @@ def permuted_showdowns(gamelog: str) -> tuple[int, list[str]]:
             continue
         showdowns += 1
         names = list(shown)
-        ranks = showdown_ranks(tuple(shown.values()), board, (False, False), values)
-        ours = (ranks[0] > ranks[1]) - (ranks[0] < ranks[1])  # type: ignore[operator]
+        first, second = showdown_ranks(tuple(shown.values()), board, (False, False), values)
+        assert first is not None and second is not None  # nobody folded at a showdown
+        ours = (first > second) - (first < second)
         theirs = (awarded[names[0]] > 0) - (awarded[names[0]] < 0)
         if ours != theirs:
             disagreements.append(f"hand {number}: {names} {dict(awarded)}")

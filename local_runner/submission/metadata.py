@@ -264,37 +264,34 @@ def metadata_path(root: Path) -> Path | None:
     return None
 
 
-def declared_profile(root: Path) -> tuple[str, Path] | None:
-    """The profile the ``Profile:`` line of the bot's metadata names, and that file; None
-    when there is no such line (or it names no known profile).
-
-    Only the line is read, so a README that is otherwise incomplete still says it.
-    """
+def _metadata_line(root: Path, line: re.Pattern[bytes]) -> tuple[str, Path] | None:
+    """The value of one metadata line (``line`` captures it) and the file it is in; None
+    without a metadata file, the line, or a value.  Only the file's start is read, so a
+    README that is otherwise incomplete still says it."""
     readme = metadata_path(root)
     if readme is None:
         return None
     try:
         with open(readme, "rb") as file:
-            found = _PROFILE_LINE.search(file.read(_READ))
+            found = line.search(file.read(_READ))
     except OSError:
         return None
-    if found is None or found.group(1).decode().lower() not in PROFILES:
+    if found is None or not found.group(1):
         return None
-    return found.group(1).decode().lower(), readme
+    return found.group(1).decode(), readme
+
+
+def declared_profile(root: Path) -> tuple[str, Path] | None:
+    """The profile the ``Profile:`` line of the bot's metadata names, and that file; None
+    when there is no such line (or it names no known profile)."""
+    found = _metadata_line(root, _PROFILE_LINE)
+    if found is None or found[0].lower() not in PROFILES:
+        return None
+    return found[0].lower(), found[1]
 
 
 def declared_variant(root: Path) -> str | None:
-    """What the ``Variant:`` line of the bot's metadata says (None without the line).
-
-    Only the line is read, as :func:`declared_profile` reads its own; whether it names a
-    game is for :func:`~local_runner.submission.infer.infer_game` to say.
-    """
-    readme = metadata_path(root)
-    if readme is None:
-        return None
-    try:
-        with open(readme, "rb") as file:
-            found = _VARIANT_LINE.search(file.read(_READ))
-    except OSError:
-        return None
-    return found.group(1).decode() if found is not None and found.group(1) else None
+    """What the ``Variant:`` line of the bot's metadata says (None without the line);
+    whether it names a game is for :func:`~local_runner.submission.infer.infer_game` to say."""
+    found = _metadata_line(root, _VARIANT_LINE)
+    return None if found is None else found[0]
