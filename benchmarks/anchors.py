@@ -2,6 +2,7 @@
 
     python benchmarks/anchors.py [--engines base=PATH,2025=PATH | --mirrors DIR]
         [--dealer DIR] [--rounds 5] [--hands 1000] [--acpc-hands 3000] [--only WORDS] [--quick]
+        [--cold]
 
 Each case plays the same bots twice, once under an anchor and once under the kit's whole
 command (``pokerbots scrimmage ...``), in interleaved rounds (the order alternates from
@@ -37,6 +38,13 @@ process the runner started and waited for: the bots (and the shells of their
 itself (a bot's own grandchild) is counted nowhere.  The ACPC dealer starts no process:
 its players are started by this script, and their CPU is read from their own ``wait4``.
 Both CPU figures are the whole command's, start-up included, divided by the hands.
+
+**Bytecode caches.** A bot author runs the kit and the engine many times, with Python's
+bytecode caches written after the first run; so every process may write and use them here,
+and a round 0, not counted, warms them for the kit, the engines and the bots alike.
+``--cold`` measures instead with no caches at all (``PYTHONDONTWRITEBYTECODE=1``, no round
+0), as from a read-only checkout: every process then compiles what it imports, which costs
+the kit, with more modules than an engine's one file, more.
 """
 
 from __future__ import annotations
@@ -147,10 +155,19 @@ def run_command(argv: list[str], cwd: Path, env: dict[str, str], log: Path) -> R
     return Run(wall, own, children, before, _load())
 
 
-def _env() -> dict[str, str]:
-    """This interpreter's folder first on PATH: bots and engines run ``python3`` from it."""
+def _env(cold: bool) -> dict[str, str]:
+    """This interpreter's folder first on PATH: bots and engines run ``python3`` from it.
+
+    With ``cold``, no process writes bytecode caches, so every one compiles what it imports
+    from source (as from a read-only checkout); otherwise caches are written and used, as on
+    a bot author's machine after the first run.
+    """
     path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
-    return {**os.environ, "PATH": path, "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {**os.environ, "PATH": path}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if cold:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
 
 
 # --- MIT engines -------------------------------------------------------------------------
@@ -436,6 +453,11 @@ def main(argv: list[str] | None = None) -> int:
         help="run only the cases whose name contains one of these words (comma-separated)",
     )
     parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="no bytecode caches (every process compiles from source) and no warm-up round",
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="for CI: one round, 300 MIT and 1000 ACPC hands, the base engine only",
@@ -443,11 +465,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.rounds, args.hands, args.acpc_hands = 1, 300, 1000
-    env = _env()
+    env = _env(args.cold)
+    caches = "no bytecode caches" if args.cold else "bytecode caches warmed by round 0"
     print(
         f"anchors: {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
         f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, {args.rounds} interleaved "
-        f"round(s), 1-minute load {_load():.2f}",
+        f"round(s), {caches}, 1-minute load {_load():.2f}",
         flush=True,
     )
     with tempfile.TemporaryDirectory(prefix="anchors-") as temporary:
@@ -455,7 +478,7 @@ def main(argv: list[str] | None = None) -> int:
         cases = build_cases(args, work, env)
         if args.only:
             cases = [case for case in cases if any(word in case.name for word in args.only)]
-        failed = measure(cases, args.rounds)
+        failed = measure(cases, args.rounds, warm_up=not args.cold)
         report(cases)
     return 1 if failed else 0
 
@@ -520,10 +543,15 @@ def build_cases(args: argparse.Namespace, work: Path, env: dict[str, str]) -> li
     return cases
 
 
-def measure(cases: list[Case], rounds: int) -> bool:
-    """Interleaved rounds over every case (anchor first in odd rounds); True if any failed."""
+def measure(cases: list[Case], rounds: int, warm_up: bool = True) -> bool:
+    """Interleaved rounds over every case (anchor first in odd rounds); True if any failed.
+
+    With ``warm_up``, a round 0 runs first and is not counted: it writes the bytecode caches
+    (of the kit, the engines and the bots) that every later round uses, as a bot author's
+    second run would.
+    """
     failed = False
-    for number in range(1, rounds + 1):
+    for number in range(0 if warm_up else 1, rounds + 1):
         for case in list(cases):
             order = [("anchor", case.anchor), ("kit", case.kit)]
             if number % 2 == 0:
@@ -542,6 +570,8 @@ def measure(cases: list[Case], rounds: int) -> bool:
                 print(f"FAILED {case.name} in round {number}: {error}", flush=True)
                 cases.remove(case)
                 failed = True
+                continue
+            if number == 0:
                 continue
             case.anchor_runs.append(results["anchor"])
             case.kit_runs.append(results["kit"])

@@ -19,11 +19,13 @@ __all__ = ["COMMANDS", "Command", "build_parser", "chosen_commands", "main"]
 
 
 class Command(NamedTuple):
-    """A subcommand: its name, the module that registers it, and its line in ``--help``."""
+    """A subcommand: its name, the module that registers it, its line in ``--help``, and
+    whether it starts bot programs (and so needs to know which ``python3`` they get)."""
 
     name: str
     module: str
     help: str
+    starts_bots: bool = False
 
 
 #: The subcommands, in the order `pokerbots --help` lists them.  The one-line help is
@@ -32,18 +34,29 @@ class Command(NamedTuple):
 COMMANDS = (
     Command("new", "new", "create a bot project from the template"),
     Command("sdk", "sdk_command", "refresh a bot's vendored copy of the SDK"),
-    Command("scrimmage", "scrimmage", "play a match between two bots"),
+    Command("scrimmage", "scrimmage", "play a match between two bots", starts_bots=True),
     Command(
         "tournament",
         "tournament",
         "a round robin between bots, with bankroll and instant run-off rankings",
+        starts_bots=True,
     ),
-    Command("validate", "validate", "check a submission the way a competition server would"),
-    Command("package", "package", "write a clean archive of a bot, then validate it"),
+    Command(
+        "validate",
+        "validate",
+        "check a submission the way a competition server would",
+        starts_bots=True,
+    ),
+    Command(
+        "package",
+        "package",
+        "write a clean archive of a bot, then validate it",
+        starts_bots=True,
+    ),
     Command("export", "export", "write a run's hands as PHH (PokerKit) or as an ACPC dealer log"),
     Command("replay", "replay", "replay a run's hands step by step"),
     Command("report", "report", "write a match or tournament report as one HTML file"),
-    Command("play", "play", "play against a bot yourself, in the terminal"),
+    Command("play", "play", "play against a bot yourself, in the terminal", starts_bots=True),
 )
 
 
@@ -95,7 +108,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     # always means "stop as Ctrl-C does" for the kit's commands.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     words = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(chosen_commands(words))
+    chosen = chosen_commands(words)
+    if any(command.starts_bots and command.name in chosen for command in COMMANDS):
+        # Which python3 bots get may depend on a second interpreter's answer: ask it now,
+        # while this one imports the subcommand's modules.
+        from ..programs.interpreter import start_probe
+
+        start_probe()
+    parser = build_parser(chosen)
     args = parser.parse_args(words)
     if not getattr(args, "handler", None):
         parser.print_help()

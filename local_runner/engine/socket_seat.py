@@ -467,11 +467,11 @@ def accept_bot(
     deadline = time.perf_counter() + timeout
     while True:
         remaining = deadline - time.perf_counter()
-        if remaining <= 0:
-            return None
-        readable, _, _ = select.select([listener], [], [], min(remaining, 0.05))
+        # A connection already waiting is taken even when the time is up: bots start
+        # together, and one may have connected in time while another was waited for.
+        readable, _, _ = select.select([listener], [], [], min(max(remaining, 0), 0.05))
         if readable:
             connection, _ = listener.accept()
             return connection
-        if exited():
+        if remaining <= 0 or exited():
             return None

@@ -263,21 +263,31 @@ class _Table:
                         "match config, --build-timeout for pokerbots validate)"
                     )
                 self.early_faults.append((slot, FaultKind.BUILD_FAILED, detail, build.timed_out))
+        # Every bot starts before any is waited for (the MIT engines start one, wait for it to
+        # connect, then start the next): a match begins after the slowest bot's start-up,
+        # not after the sum of them.
+        starting: dict[int, _Starting] = {}
+        for slot, ready in enumerate(built):
+            if ready is not None and self.specs[slot].seat is None:
+                begun = _start(ready, self.early_faults, slot)
+                if begun is not None:
+                    cleanup.callback(begun.listener.close)
+                    starting[slot] = begun
         for slot, (spec, name) in enumerate(zip(self.specs, self.names, strict=True)):
             if spec.seat is not None:
                 self.seats[slot] = spec.seat(name, rules)
             elif spec.builtin is not None:
                 bot = make_builtin(spec.builtin, self.config.seed + slot)
                 self.seats[slot] = InProcessSeat(name, bot, rules)
-            elif (ready := built[slot]) is not None:
+            elif (begun := starting.get(slot)) is not None:
                 seat = _connect(
-                    ready,
+                    begun,
                     name,
                     runner.connect_limit(rules),
                     self.early_faults,
                     slot,
                     rules,
-                    speaks_acpc(ready.program, rules),
+                    speaks_acpc(begun.process.program, rules),
                     self.notice,
                     self.remember_processes,
                 )
@@ -423,8 +433,43 @@ def wait_for_bot(
             next_notice += WAIT_NOTICE_EVERY
 
 
+@dataclass
+class _Starting:
+    """A bot process that has been started and is expected to connect to ``listener``."""
+
+    process: BotProcess
+    listener: socket.socket
+    started: float  # time.monotonic() just before the process started
+
+
+def _start(
+    process: BotProcess, early_faults: list[tuple[int, FaultKind, str, bool]], slot: int
+) -> _Starting | None:
+    """Open the socket ``process`` will connect to and start it; None (and a fault noted) if
+    it could not be started.
+
+    A sandboxed bot connects to its relay on ``127.0.0.1:PORT`` inside the sandbox; the relay
+    connects to the runner's Unix socket, which is what listens here, and passes the bot's
+    connection over it.
+    """
+    box = process.sandbox
+    if box is not None:
+        listener, port = box.listen(), box.port
+    else:
+        listener = socket.create_server(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
+    started = time.monotonic()
+    try:
+        process.start(host="127.0.0.1", port=port)
+    except BotStartError as error:
+        listener.close()
+        early_faults.append((slot, FaultKind.NEVER_CONNECTED, f"could not start: {error}", False))
+        return None
+    return _Starting(process, listener, started)
+
+
 def _connect(
-    process: BotProcess,
+    begun: _Starting,
     name: str,
     timeout: float | None,
     early_faults: list[tuple[int, FaultKind, str, bool]],
@@ -434,33 +479,19 @@ def _connect(
     notice: Callable[[str], None] = _to_stderr,
     before_quit: Callable[[], None] | None = None,
 ) -> Seat:
-    """Start ``process`` and wait for it to connect; an absent seat if it does not.
+    """Wait for a started bot to connect; an absent seat if it does not.
 
-    ``timeout`` None waits as long as the process runs (``notice`` hears that it is still
-    being waited for).  ``rules`` are the match's (the MIT codec of Toss Hold'em needs
-    them); with ``acpc`` the seat speaks the ACPC wire to the bot.  ``before_quit`` is called
-    before ``Q`` is sent (default: the process notes its processes).
-
-    A sandboxed bot connects to its relay on ``127.0.0.1:PORT`` inside the sandbox; the relay
-    connects to the runner's Unix socket, which is what is accepted here, and passes the bot's
-    connection over it.
+    ``timeout`` counts from the bot's start (so bots started together each get all of it);
+    None waits as long as the process runs (``notice`` hears that it is still being waited
+    for).  ``rules`` are the match's (the MIT codec of Toss Hold'em needs them); with
+    ``acpc`` the seat speaks the ACPC wire to the bot.  ``before_quit`` is called before
+    ``Q`` is sent (default: the process notes its processes).
     """
-    box = process.sandbox
-    if box is not None:
-        listener, port = box.listen(), box.port
-    else:
-        listener = socket.create_server(("127.0.0.1", 0))
-        port = listener.getsockname()[1]
-    with listener:
-        try:
-            process.start(host="127.0.0.1", port=port)
-        except BotStartError as error:
-            early_faults.append(
-                (slot, FaultKind.NEVER_CONNECTED, f"could not start: {error}", False)
-            )
-            return _AbsentSeat(name)
+    process, box = begun.process, begun.process.sandbox
+    with begun.listener:
+        left = None if timeout is None else max(timeout - (time.monotonic() - begun.started), 0)
         who = f"seat {slot + 1} ({name})"
-        connection = wait_for_bot(listener, process, timeout, notice, who)
+        connection = wait_for_bot(begun.listener, process, left, notice, who)
     if connection is not None and box is not None:
         connection = box.take_connection(connection)
     if connection is None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from local_runner.programs.interpreter import InterpreterError, choose_python
+from local_runner.programs.interpreter import InterpreterError, choose_python, start_probe
 from local_runner.tables.config import ConfigError, ScrimmageConfig, load_config
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from sdk.errors import KitError
@@ -64,6 +65,39 @@ def test_auto_falls_back_to_the_kit_when_the_users_python_lacks_eval7(tmp_path: 
     choice = choose_python("auto", path=str(tmp_path / "bin"))
     assert choice.executable == sys.executable
     assert "cannot import eval7" in choice.reason and str(tmp_path / "bin") in choice.reason
+
+
+def test_a_probe_started_early_is_the_one_choose_python_reads(tmp_path: Path) -> None:
+    """``pokerbots`` asks the user's python3 about eval7 while it imports its own modules:
+    the answer is collected, not asked a second time."""
+    user = fake_python(tmp_path / "bin", has_eval7=False)
+    asked = tmp_path / "asked"
+    text = user.read_text(encoding="utf-8").replace(
+        "#!/bin/sh\n", f'#!/bin/sh\necho >> "{asked}"\n'
+    )
+    user.write_text(text, encoding="utf-8")
+    path = str(tmp_path / "bin")
+    start_probe(path)
+    start_probe(path)  # once per interpreter
+    choice = choose_python("auto", path=path)
+    assert "cannot import eval7" in choice.reason
+    assert asked.read_text(encoding="utf-8").count("\n") == 1
+
+
+def test_an_answer_nobody_reads_is_stopped_at_exit(tmp_path: Path) -> None:
+    """A probe whose answer the command never needed (its config chose "kit") is stopped
+    when the command exits, not waited for."""
+    slow = tmp_path / "bin" / "python3"
+    slow.parent.mkdir()
+    finished = tmp_path / "finished"
+    slow.write_text(f'#!/bin/sh\nsleep 5\ntouch "{finished}"\n', encoding="utf-8")
+    slow.chmod(0o755)
+    code = (
+        "from local_runner.programs import interpreter; "
+        f"interpreter.start_probe({str(slow.parent)!r})"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+    assert not finished.exists()  # killed at exit: a wait would have let it finish
 
 
 def test_a_named_interpreter_is_python3_and_python_for_the_bot(tmp_path: Path) -> None:
