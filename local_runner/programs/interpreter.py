@@ -164,8 +164,14 @@ def _reap_probes() -> None:
 
 
 def _same_file(one: str, other: str) -> bool:
-    """Whether two paths are the same interpreter (the same path once made absolute)."""
-    return os.path.abspath(one) == os.path.abspath(other)
+    """Whether two paths are the same interpreter with the same packages: the same file, in
+    the same folder (``python3`` and ``python`` of one virtualenv; another virtualenv's
+    ``python3`` is a link to the same file too, but it has packages of its own)."""
+    one, other = os.path.abspath(one), os.path.abspath(other)
+    if one == other:
+        return True
+    same_folder = os.path.dirname(one) == os.path.dirname(other)
+    return same_folder and os.path.realpath(one) == os.path.realpath(other)
 
 
 @functools.cache

@@ -12,7 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from local_runner.programs.interpreter import InterpreterError, choose_python, start_probe
+from local_runner.programs.interpreter import (
+    InterpreterError,
+    _same_file,
+    choose_python,
+    start_probe,
+)
 from local_runner.tables.config import ConfigError, ScrimmageConfig, load_config
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from sdk.errors import KitError
@@ -165,3 +170,19 @@ def test_a_bot_finds_the_packages_of_the_users_python_and_a_missing_one_is_expla
     log = (tmp_path / "kit" / "bot.log").read_text(encoding="utf-8")
     assert "python3 for this bot: the kit's own interpreter" in log
     assert "No module named 'userpkg'" in log
+
+
+def test_the_kits_own_python3_on_path_is_not_asked_about_eval7(tmp_path: Path) -> None:
+    """With the kit's virtualenv first on PATH (an activated venv), its ``python3`` is the
+    kit's interpreter under another name: nothing to ask.  Another folder's link to the same
+    file (another virtualenv, with packages of its own) is asked."""
+    kit = Path(sys.executable)
+    here = tmp_path / "venv" / "bin"
+    here.mkdir(parents=True)
+    (here / "python").symlink_to(os.path.realpath(kit))
+    (here / "python3").symlink_to("python")
+    assert _same_file(str(here / "python3"), str(here / "python"))
+    other = tmp_path / "other" / "bin"
+    other.mkdir(parents=True)
+    (other / "python3").symlink_to(os.path.realpath(kit))
+    assert not _same_file(str(other / "python3"), str(here / "python"))
