@@ -1,4 +1,4 @@
-"""Recognise every process a bot started, through ``/proc``, and end them.
+"""Recognise every process a bot started, and end them, through psutil (Linux, macOS, WSL).
 
 * each one inherits ``POKERBOTS_BOT_TOKEN=<random hex>`` in its environment, which survives a
   double fork into a new session and reparenting to init;
@@ -6,6 +6,11 @@
   catches a child that replaced its environment;
 * processes seen once are remembered by (pid, start time), so a reused pid is never mistaken
   for the bot.
+
+The process table is read with psutil, which works on every system the kit supports. What
+only Linux gives is used there and nowhere else: the child subreaper (:func:`linux_extras`),
+which keeps a bot's orphans its descendants; ``POKERBOTS_PORTABLE_PROCESSES=1`` turns it off
+on Linux too, to run the portable path alone (the tests do).
 """
 
 from __future__ import annotations
@@ -15,11 +20,16 @@ import ctypes
 import itertools
 import os
 import signal
+import sys
 import threading
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 
+import psutil
+
 __all__ = [
+    "PORTABLE_VAR",
     "PR_SET_CHILD_SUBREAPER",
     "TOKEN_VAR",
     "ProcInfo",
@@ -27,79 +37,107 @@ __all__ = [
     "Snapshot",
     "describe_process",
     "enable_child_subreaper",
-    "peak_resident_bytes",
-    "read_stat",
+    "linux_extras",
+    "resident_bytes",
     "scan_processes",
 ]
 
 TOKEN_VAR = "POKERBOTS_BOT_TOKEN"
+PORTABLE_VAR = "POKERBOTS_PORTABLE_PROCESSES"
 _KILL_GIVE_UP = 2.0  # how long to keep sending SIGKILL before reporting survivors
 #: prctl option that makes orphaned descendants reparent to the caller.
 PR_SET_CHILD_SUBREAPER = 36
 
 
+def linux_extras() -> bool:
+    """Whether to use what only Linux has (the child subreaper): on Linux, unless
+    ``POKERBOTS_PORTABLE_PROCESSES=1`` asks for the portable path alone."""
+    return sys.platform.startswith("linux") and os.environ.get(PORTABLE_VAR, "") in ("", "0")
+
+
 def enable_child_subreaper() -> bool:
-    """Make orphaned descendants of this process reparent to it instead of init.
+    """Make orphaned descendants of this process reparent to it instead of init (Linux).
 
     Optional: a bot's processes are found without it.  When it is on, orphans become zombies of
     the runner, and :meth:`BotProcess.stop` reaps the ones that belong to its bot.  Returns False
-    if the kernel refused.
+    where it is not available (not Linux, or the portable path forced) or the kernel refused.
     """
+    if not linux_extras():
+        return False
     libc = ctypes.CDLL(None, use_errno=True)
     return bool(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ProcInfo:
-    """One process as ``/proc/<pid>/stat`` describes it."""
+    """One process as the system describes it."""
 
     pid: int
     ppid: int
-    pgrp: int
-    session: int
-    start: int  # clock ticks since boot; with the pid it identifies a process for good
+    pgrp: int  # -1 where the system no longer says (some systems, for a zombie)
+    session: int  # the same
+    start: float  # creation time; with the pid it identifies a process for good
     zombie: bool
-    rss: int  # resident pages
 
 
-def read_stat(pid: int) -> ProcInfo | None:
-    """Parse /proc/<pid>/stat, or return None if the process is gone."""
+_GONE = (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)
+
+
+def read_process(pid: int) -> ProcInfo | None:
+    """What the system says of ``pid`` now, or None if it is gone (or may not be looked at)."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as file:
-            stat = file.read()
-    except OSError:
+        process = psutil.Process(pid)
+        with process.oneshot():
+            ppid, start, zombie = process.ppid(), process.create_time(), process.status() in _GONE
+    except (psutil.Error, OSError):
         return None
-    # The command name (field 2) may contain spaces and ')', so split after the last ')'.
-    rest = stat.rpartition(b")")[2].split()
-    zombie = rest[0] in (b"Z", b"X")
-    rss = int(rest[21])
-    return ProcInfo(pid, int(rest[1]), int(rest[2]), int(rest[3]), int(rest[19]), zombie, rss)
+    try:
+        pgrp, session = os.getpgid(pid), os.getsid(pid)
+    except OSError:
+        if not zombie:
+            return None  # gone between the two questions
+        pgrp = session = -1
+    return ProcInfo(pid, ppid, pgrp, session, start, zombie)
 
 
 class Snapshot(dict[int, ProcInfo]):
-    """Every process in ``/proc`` at one moment, by pid; ``number`` orders snapshots in time
-    (a tracker never lets an older snapshot replace what a newer one showed it)."""
+    """Every process at one moment, by pid; ``number`` orders snapshots in time (a tracker
+    never lets an older snapshot replace what a newer one showed it)."""
 
     number: int = 0
 
 
 _snapshots = itertools.count(1)
-_snapshot_lock = threading.Lock()
+_table_lock = threading.Lock()
+_table: dict[int, ProcInfo] = {}  # the latest scan, for scans that read only what changed
 
 
-def scan_processes() -> Snapshot:
-    """Snapshot every process in /proc; processes that vanish meanwhile are skipped.
+def scan_processes(refresh: Collection[int] | None = None) -> Snapshot:
+    """Snapshot every process; processes that vanish meanwhile are skipped.
 
+    With ``refresh`` (the pids whose state matters: a bot's own processes), only those and
+    the processes new since the last scan are read, the others taken from it: what the
+    watcher does four times a second, for a fraction of the cost.  A pid is not reused within
+    that time.  Without, every process is read (before and after ``Q``, when stopping).
     One snapshot serves every bot of a table (:func:`local_runner.programs.process.stop_bots`,
-    the shared watcher): a full scan of ``/proc`` is the expensive part.
+    the shared watcher).
     """
-    with _snapshot_lock:
+    pids = psutil.pids()
+    with _table_lock:
         number = next(_snapshots)
+        previous = dict(_table) if refresh is not None else {}
+    fresh = frozenset(refresh or ())
     snapshot = Snapshot()
     snapshot.number = number
-    for name in os.listdir("/proc"):
-        if name.isdigit() and (proc := read_stat(int(name))) is not None:
-            snapshot[proc.pid] = proc
+    for pid in pids:
+        known = previous.get(pid)
+        if known is not None and pid not in fresh:
+            snapshot[pid] = known
+        elif (proc := read_process(pid)) is not None:
+            snapshot[pid] = proc
+    with _table_lock:
+        _table.clear()
+        _table.update(snapshot)
     return snapshot
 
 
@@ -107,28 +145,27 @@ class ProcessTracker:
     """Recognises the processes of one bot; see the module docstring for the rules."""
 
     def __init__(self, token: str, root: int) -> None:
-        self._needle = f"{TOKEN_VAR}={token}".encode()
+        self._token = token
         self.root = root  # pid == process group == session, thanks to start_new_session
-        root_proc = read_stat(root)
+        root_proc = read_process(root)
         # Session members are created after the session leader: a cheap guard against pid reuse.
-        self._root_start = root_proc.start if root_proc else 0
-        self._known: set[tuple[int, int]] = set()
-        self._foreign: set[tuple[int, int]] = set()  # saves re-reading their environment
+        self._root_start = root_proc.start if root_proc else 0.0
+        self._known: set[tuple[int, float]] = set()
+        self._foreign: set[tuple[int, float]] = set()  # saves re-reading their environment
         self._lock = threading.Lock()  # the watcher and the runner's thread both scan
         self._seen = 0  # the number of the newest snapshot applied
         self._last: dict[int, ProcInfo] = {}  # what that snapshot showed of the bot
 
     def _has_token(self, pid: int) -> bool:
         try:
-            with open(f"/proc/{pid}/environ", "rb") as file:
-                return self._needle in file.read().split(b"\0")
-        except OSError:
-            return False
+            return bool(psutil.Process(pid).environ().get(TOKEN_VAR) == self._token)
+        except (psutil.Error, OSError):
+            return False  # gone, or not ours to read (another user's)
 
     def scan(self, snapshot: Snapshot | None = None) -> dict[int, ProcInfo]:
         """Return the bot's processes, zombies included, and remember them.
 
-        ``snapshot`` is a scan of ``/proc`` shared with other trackers (default: a fresh one).
+        ``snapshot`` is a scan shared with other trackers (default: a fresh one).
         One older than a snapshot already applied changes nothing: it could show a process as
         not yet started, and forgetting it would let it hide.
         """
@@ -165,6 +202,11 @@ class ProcessTracker:
         self._known = {(p.pid, p.start) for p in ours.values()}
         self._foreign = {(p.pid, p.start) for p in procs.values()} - self._known
         return ours
+
+    def last_pids(self) -> list[int]:
+        """The bot's pids at the newest scan applied."""
+        with self._lock:
+            return list(self._last)
 
     def live(self, snapshot: Snapshot | None = None) -> list[ProcInfo]:
         """The bot's processes that have not exited yet (in ``snapshot``, or a fresh scan)."""
@@ -221,24 +263,20 @@ class ProcessTracker:
 def describe_process(pid: int) -> str:
     """``'pid 123 (sleep 1000)'``: the pid and the start of its command line."""
     try:
-        with open(f"/proc/{pid}/cmdline", "rb") as file:
-            command = file.read(200).replace(b"\0", b" ").decode(errors="replace").strip()
-    except OSError:
+        command = " ".join(psutil.Process(pid).cmdline())[:200].strip()
+    except (psutil.Error, OSError):
         command = ""
     return f"pid {pid} ({command or '?'})"
 
 
-def peak_resident_bytes(pid: int) -> int:
-    """The process's peak resident memory so far (VmHWM, in bytes); 0 if it is gone.
+def resident_bytes(pid: int) -> int:
+    """The process's resident memory now, in bytes; 0 if it is gone.
 
-    The kernel keeps the high-water mark, so one reading while the process lives measures
-    its peak, however briefly it held the memory.
+    Sampled by the watcher four times a second (and just before ``Q``), the largest sum over
+    a bot's processes is its peak: a peak shorter than a quarter second can be missed, which
+    the address-space limit the bot runs under bounds anyway.
     """
     try:
-        with open(f"/proc/{pid}/status", "rb") as file:
-            for line in file:
-                if line.startswith(b"VmHWM:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
+        return int(psutil.Process(pid).memory_info().rss)
+    except (psutil.Error, OSError):
+        return 0

@@ -1,9 +1,10 @@
-"""Run one untrusted bot program as a child process of the local runner (Linux only).
+"""Run one untrusted bot program as a child process of the local runner (Linux, macOS, WSL).
 
 A bot is a directory with either ``commands.json`` (MIT Pokerbots format) or an executable
 ``startme.sh``.  :class:`BotProcess` builds and starts it in a session of its own, copies its
 output into a size-capped log, and :meth:`BotProcess.stop` makes sure that every process the
-bot created is gone.  The bot's processes are recognised through ``/proc``:
+bot created is gone.  The bot's processes are recognised through psutil
+(:mod:`local_runner.programs.proc_tracker`):
 
 * each one inherits ``POKERBOTS_BOT_TOKEN=<random hex>`` in its environment, which survives a
   double fork into a new session and reparenting to init;
@@ -11,14 +12,15 @@ bot created is gone.  The bot's processes are recognised through ``/proc``:
   a child that replaced its environment;
 * a watcher thread keeps recognising processes it has seen, keyed by (pid, start time) so that a
   reused pid is never mistaken for the bot; one thread serves every running bot of the runner,
-  with one scan of ``/proc`` per interval for all of them;
+  with one scan per interval for all of them, which reads only the bots' own processes and
+  new ones;
   :func:`remember_processes` (called by the runner just before it sends ``Q``: one scan for
   every bot of the table) and :func:`stop_bots` scan once more, before the main processes can
   exit and orphan the rest, and once after they have: bots are stopped together, their grace
   periods running at the same time;
-* with ``adopt_orphans``, the bot's main process is made a child subreaper, so that a process
-  whose parent exits is reparented to it and stays a descendant, even after it has left the
-  session and cleared its environment.
+* with ``adopt_orphans``, on Linux, the bot's main process is made a child subreaper, so that
+  a process whose parent exits is reparented to it and stays a descendant, even after it has
+  left the session and cleared its environment (other systems have no subreaper).
 
 What the recognition cannot see: a process that, within one watcher interval (0.25 s), leaves
 the session, clears its environment and loses every recognised ancestor.  A sandboxed bot
@@ -60,14 +62,15 @@ from .proc_tracker import (
     ProcInfo,
     Snapshot,
     describe_process,
-    peak_resident_bytes,
+    linux_extras,
+    resident_bytes,
     scan_processes,
 )
 
 if TYPE_CHECKING:
     from .sandbox import Sandbox
 
-_WATCH_INTERVAL = 0.25  # seconds between /proc scans while the bot runs
+_WATCH_INTERVAL = 0.25  # seconds between process scans while the bot runs
 _TERM_WAIT = 0.5  # how long SIGTERM gets before SIGKILL
 _KILL_GIVE_UP = 2.0  # how long to keep sending SIGKILL before reporting survivors
 _LINGER_POLL = 0.02  # seconds between scans while a stopped bot's processes linger
@@ -149,7 +152,10 @@ def _preexec(limits: ResourceLimits, adopt_orphans: bool) -> Callable[[], None] 
             # An unprivileged process cannot raise its hard limit, so stay below it.
             cap = value + slack if hard == resource.RLIM_INFINITY else min(value + slack, hard)
             pairs.append((which, (min(value, cap), cap)))
-    prctl = ctypes.CDLL(None, use_errno=True).prctl if adopt_orphans else None
+    # The subreaper is Linux's alone (see proc_tracker.linux_extras); elsewhere orphans are
+    # still found by their token and session, only not kept as descendants.
+    adopt = adopt_orphans and linux_extras()
+    prctl = ctypes.CDLL(None, use_errno=True).prctl if adopt else None
     if not pairs and prctl is None:
         return None
 
@@ -163,7 +169,7 @@ def _preexec(limits: ResourceLimits, adopt_orphans: bool) -> Callable[[], None] 
 
 
 class _Watcher:
-    """One thread that scans ``/proc`` every :data:`_WATCH_INTERVAL` for every running bot.
+    """One thread that scans the processes every :data:`_WATCH_INTERVAL` for every running bot.
 
     One scan serves all of them, and the thread runs only while a bot does.  Its work is off
     the match's path: the runner's thread never waits for it (each tracker has its own lock,
@@ -202,7 +208,10 @@ class _Watcher:
                 if not bots:
                     self._thread = None
                     return
-            snapshot = proc_tracker.scan_processes()
+            # Only the bots' own processes and new ones are read: the rest of the system is
+            # taken from the last scan (a full scan of a busy laptop costs the match time).
+            mine = [pid for bot in bots for pid in bot._last_pids()]
+            snapshot = proc_tracker.scan_processes(refresh=mine)
             with self._applying:
                 for bot in bots:
                     if bot in self._bots:
@@ -266,8 +275,9 @@ class BotProcess:
     @property
     def peak_memory_bytes(self) -> int:
         """The bot's peak memory: the largest sum, over one reading, of its live processes'
-        peak resident memory (VmHWM).  Read every watcher interval and once more just before
-        the match ends, so a bot that allocated briefly is measured too."""
+        resident memory.  Read every watcher interval and once more just before the match
+        ends (a peak shorter than an interval can be missed; the bot's address-space limit
+        holds it anyway)."""
         return self._peak_memory
 
     @property
@@ -396,8 +406,15 @@ class BotProcess:
         if self._tracker is not None:
             self._measure(self._tracker.scan(snapshot).values())
 
+    def _last_pids(self) -> list[int]:
+        """The pids the bot had at the last scan (its main process at least)."""
+        tracker = self._tracker
+        if tracker is None:
+            return []
+        return [tracker.root, *tracker.last_pids()]
+
     def _measure(self, procs: Iterable[ProcInfo]) -> None:
-        peaks = sum(peak_resident_bytes(proc.pid) for proc in procs if not proc.zombie)
+        peaks = sum(resident_bytes(proc.pid) for proc in procs if not proc.zombie)
         self._peak_memory = max(self._peak_memory, peaks)
 
     def remember_processes(self) -> None:
@@ -445,7 +462,7 @@ class BotProcess:
 
 
 def remember_processes(bots: Sequence[BotProcess]) -> None:
-    """Note every process each running bot of ``bots`` has now, with one scan of ``/proc``
+    """Note every process each running bot of ``bots`` has now, with one full scan
     (see :meth:`BotProcess.remember_processes`)."""
     running = [bot for bot in bots if bot._tracker is not None and bot._report is None]
     if not running:
@@ -458,7 +475,7 @@ def remember_processes(bots: Sequence[BotProcess]) -> None:
 
 def stop_bots(bots: Sequence[BotProcess], grace: float = 2.0) -> list[StopReport]:
     """Stop ``bots`` together, as :meth:`BotProcess.stop` stops one: their grace periods run
-    at the same time, and each scan of ``/proc`` serves them all.
+    at the same time, and each scan of the processes serves them all.
 
     Without lingering processes that is at most two scans: one before the main processes
     exit (skipped when :func:`remember_processes` ran less than a watcher interval ago, since

@@ -21,6 +21,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import psutil
+
 from ..programs.proc_tracker import describe_process
 from .checks import CheckResult
 
@@ -42,16 +44,16 @@ def processes_inside(directory: Path) -> list[int]:
     """
     root = os.path.realpath(directory)
     found = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit() or int(name) == os.getpid():
+    for process in psutil.process_iter():
+        if process.pid == os.getpid():
             continue
-        for link in ("cwd", "exe"):
+        for where in (process.cwd, process.exe):
             try:
-                target = os.readlink(f"/proc/{name}/{link}")
-            except OSError:
+                target = where()
+            except (psutil.Error, OSError):
                 continue
-            if _inside(target, root):
-                found.append(int(name))
+            if target and _inside(target, root):
+                found.append(process.pid)
                 break
     return sorted(found)
 
@@ -62,8 +64,16 @@ def end_processes(pids: list[int], wait: float = 2.0) -> None:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
     deadline = time.monotonic() + wait
-    while time.monotonic() < deadline and any(os.path.exists(f"/proc/{pid}/cwd") for pid in pids):
+    while time.monotonic() < deadline and any(_running(pid) for pid in pids):
         time.sleep(0.02)
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a process that has not ended (a zombie has)."""
+    try:
+        return psutil.Process(pid).status() not in (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)
+    except (psutil.Error, OSError):
+        return False
 
 
 def check_cleanup(

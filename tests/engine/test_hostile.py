@@ -40,6 +40,7 @@ import pytest
 from local_runner.engine.faults import Fault, FaultKind
 from local_runner.engine.match import MAX_FAULT_DETAILS
 from local_runner.engine.socket_seat import SocketSeat
+from local_runner.programs.proc_tracker import PORTABLE_VAR
 from local_runner.programs.process import BotProcess, StopReport
 from local_runner.runs.gamelog import format_fault
 from local_runner.tables import scrimmage
@@ -437,8 +438,21 @@ def check_first_fault(outcome: Outcome, first: tuple[str, int, str]) -> None:
 # --- the corpus ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-def test_hostile_bot(case: Case, tmp_path: Path) -> None:
+#: How the runner finds a bot's processes: with what Linux alone has (the child subreaper),
+#: and the portable path alone, as on macOS (psutil, no prctl), forced on Linux.
+PROCESS_PATHS = {"linux": {}, "portable": {PORTABLE_VAR: "1"}}
+#: The one case only the subreaper catches (see the test after this one).
+NEEDS_SUBREAPER = "clean_env_escape"
+RUNS = [
+    pytest.param(case, path, id=f"{case.name}-{path}")
+    for case in CASES
+    for path in PROCESS_PATHS
+    if not (path == "portable" and case.name == NEEDS_SUBREAPER)
+]
+
+
+@pytest.mark.parametrize(("case", "path"), RUNS)
+def test_hostile_bot(case: Case, path: str, tmp_path: Path) -> None:
     mark = uuid.uuid4().hex
     bot = copy_bot(case.name, tmp_path)
     opponent = case.opponent
@@ -450,7 +464,7 @@ def test_hostile_bot(case: Case, tmp_path: Path) -> None:
     out = tmp_path / "out"
     args = ["scrimmage", str(bot), opponent, "--config", str(config), "--out", str(out)]
     began = time.monotonic()
-    env = runner_env(mark, case.env)
+    env = runner_env(mark, {**PROCESS_PATHS[path], **(case.env or {})})
     done, rss = run_runner(args if case.console else [*args, "--json"], tmp_path, env)
     seconds = time.monotonic() - began
     assert done.returncode == (0 if case.starts else 3), done.stderr
@@ -488,6 +502,26 @@ def test_hostile_bot(case: Case, tmp_path: Path) -> None:
     assert case.opponent != "builtin:checkcall" or outcome.faults(1) == {}
     assert rss < MAX_RUNNER_RSS, f"the runner peaked at {rss / 2**20:.0f} MiB"
     print(f"{case.name}: runner peak RSS {rss / 2**20:.1f} MiB, {seconds:.1f} s")
+
+
+def test_without_a_subreaper_a_process_that_hides_at_once_is_not_found(tmp_path: Path) -> None:
+    """The portable path's known limit, stated in docs/faults.md: a process that, within one
+    watcher interval, leaves the bot's session, clears its environment and leaves its
+    directory, its parent gone, keeps running (Linux's subreaper keeps it a descendant: the
+    same bot is ended in ``test_hostile_bot[clean_env_escape-linux]``)."""
+    mark = uuid.uuid4().hex
+    bot = copy_bot(NEEDS_SUBREAPER, tmp_path)
+    config = write_config(tmp_path / "config.toml", 5, {})
+    args = ["scrimmage", str(bot), "builtin:checkcall", "--config", str(config)]
+    env = runner_env(mark, PROCESS_PATHS["portable"])
+    done, _ = run_runner([*args, "--out", str(tmp_path / "out"), "--json"], tmp_path, env)
+    assert done.returncode == 0, done.stderr
+    pid = int((bot / "grandchild.pid").read_text())
+    try:
+        assert not gone(pid), "found after all: update this test and docs/faults.md"
+    finally:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
 
 
 # --- Ctrl-C ---------------------------------------------------------------------------------------

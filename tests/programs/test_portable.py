@@ -1,0 +1,65 @@
+"""The portable path of process supervision: psutil alone, no ``/proc`` read by the kit and no
+``prctl``, as on macOS; forced on Linux with ``POKERBOTS_PORTABLE_PROCESSES=1``.
+
+The hostile-bot corpus runs on both paths (``tests/engine/test_hostile.py``).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from local_runner.programs import proc_tracker, process
+from local_runner.programs.process import ResourceLimits
+from tests.conftest import ROOT
+
+
+def test_forcing_the_portable_path_turns_the_subreaper_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(proc_tracker.PORTABLE_VAR, "1")
+    assert not proc_tracker.linux_extras()
+    assert not proc_tracker.enable_child_subreaper()  # no prctl call at all
+    assert process._preexec(ResourceLimits(), adopt_orphans=True) is None
+
+
+def test_the_linux_path_adopts_orphans_on_linux(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(proc_tracker.PORTABLE_VAR, raising=False)
+    monkeypatch.setattr(proc_tracker.sys, "platform", "linux")
+    assert proc_tracker.linux_extras()
+    assert process._preexec(ResourceLimits(), adopt_orphans=True) is not None
+    monkeypatch.setattr(proc_tracker.sys, "platform", "darwin")
+    assert not proc_tracker.linux_extras()  # macOS: no subreaper
+
+
+def test_no_module_of_the_kit_reads_proc_by_hand() -> None:
+    """Only the sandbox names ``/proc`` (bubblewrap mounts one); psutil reads the rest."""
+    readers = []
+    for module in sorted((ROOT / "local_runner").rglob("*.py")):
+        if module.name == "sandbox.py":
+            continue
+        text = module.read_text(encoding="utf-8")
+        if re.search(r"[\"']/proc\b", text):
+            readers.append(str(module.relative_to(ROOT)))
+    assert readers == []
+
+
+def test_a_scan_that_refreshes_only_some_pids_still_sees_new_processes(tmp_path: Path) -> None:
+    """The watcher's cheap scan reads new processes and the bots' own, and takes the rest
+    from the last scan."""
+    proc_tracker.scan_processes()  # a full scan to start from
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        snapshot = proc_tracker.scan_processes(refresh=[])
+        assert child.pid in snapshot and not snapshot[child.pid].zombie
+        child.kill()
+        child.wait()
+        assert child.pid not in proc_tracker.scan_processes(refresh=[])  # gone: not listed
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
