@@ -35,6 +35,7 @@ __all__ = [
     "BotBundle",
     "ExecutorError",
     "interrupt_requested",
+    "interrupt_workers",
     "job_running",
     "local_pool",
     "open_executor",
@@ -77,9 +78,29 @@ def interrupt_requested() -> bool:
 
 def _on_interrupt(signum: int, frame: FrameType | None) -> None:
     global _interrupted
+    if _interrupted:
+        return  # the match is already ending (a terminal's Ctrl-C and the runner's both came)
     _interrupted = True
     if _busy:
         raise KeyboardInterrupt
+
+
+def interrupt_workers(executor: Executor) -> None:
+    """Pass a stop to the local pool's workers, as a terminal's Ctrl-C would: the running
+    matches end (their bots stopped, their logs kept) and the queued ones are not played.
+
+    Needed when only the runner was signalled (``kill -INT PID``, ``timeout``, a job
+    scheduler's SIGTERM): its workers would otherwise play on, queued matches included.
+    A Dask cluster's workers are not signalled: their unstarted matches are cancelled, and
+    the running ones end on their own.
+    """
+    if not isinstance(executor, ProcessPoolExecutor):
+        return
+    # The pool's own record of its worker processes: the only way to reach them.
+    workers = list(getattr(executor, "_processes", None) or {})
+    for pid in workers:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGINT)
 
 
 def _watch_parent(parent: int) -> None:

@@ -41,7 +41,7 @@ from ..results.standings import Standings, compute_standings
 from ..results.stats import Moments
 from ..runs.layout import MATCHES_DIRECTORY, MATCHES_FILE, PLAN_FILE, RESULTS_FILE
 from .config import Limits, RunnerSettings, ScrimmageConfig
-from .executors import BotBundle, interrupt_requested, job_running
+from .executors import BotBundle, interrupt_requested, interrupt_workers, job_running
 from .spec import BotSpec, UsageError, read_bot_program, unique_names
 from .table import play_table
 
@@ -553,9 +553,10 @@ def run_tournament(
     ``out_dir`` must be new (or empty) unless ``resume`` is True, in which case
     it must hold this very plan; finished matches are not replayed.
     ``on_match`` is called in this thread after each match is recorded, with the
-    standings so far.  On Ctrl-C, unstarted matches are cancelled, running ones
-    are waited for (a second Ctrl-C stops waiting), and the result says
-    ``interrupted``; ``out_dir`` can then be resumed.
+    standings so far.  On Ctrl-C (or SIGINT or SIGTERM to this process alone), unstarted
+    matches are cancelled, the local pool's running ones are told to stop and waited for
+    (a second Ctrl-C stops waiting), and the result says ``interrupted``; ``out_dir`` can
+    then be resumed.
     """
     log = _prepare(plan, out_dir, resume)
     planned = plan.matches()
@@ -590,6 +591,7 @@ def run_tournament(
         interrupted = True
         for future in pending:
             future.cancel()
+        interrupt_workers(executor)  # if only this process was signalled, the workers were not
         try:  # keep what running matches finish; a second Ctrl-C stops waiting
             for future in pending:
                 if not future.cancelled():
