@@ -386,8 +386,13 @@ def table_verdict(names: Sequence[str], summaries: Sequence[Summary]) -> str:
     if ahead:
         parts.append(f"{', '.join(ahead)} ahead of the table")
     if behind:
-        parts.append(f"{', '.join(behind)} behind it")
-    return f"{' and '.join(parts)}: {level} CI excludes zero"
+        parts.append(f"{', '.join(behind)} behind {'it' if ahead else 'the table'}")
+    whose = (
+        f"its {level} CI excludes"
+        if len(ahead) + len(behind) == 1
+        else f"their {level} CIs exclude"
+    )
+    return f"{' and '.join(parts)}: {whose} zero"
 
 
 def _signed(value: float) -> str:

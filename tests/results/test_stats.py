@@ -19,6 +19,7 @@ from local_runner.results.stats import (
     summarize,
     summarize_duplicate,
     t_quantile,
+    table_verdict,
 )
 
 # Printed-table values (7 decimals), independent of scipy.
@@ -214,6 +215,28 @@ def test_verdicts() -> None:
     )
     assert summarize([5, 6, 7, 5, 6], 2, confidence=0.99).verdict("x", "y") == (
         "x is ahead of y: 99% CI excludes zero"
+    )
+
+
+def test_table_verdicts_at_three_seats_read_right_for_any_mix() -> None:
+    up, down, even = (
+        summarize(xs, 2) for xs in ([5, 6, 7, 5, 6], [-5, -6, -7, -5, -6], [5, -6, 7, -5, 6])
+    )
+    names = ["A", "B", "C"]
+    assert table_verdict(names, [even, even, down]) == (
+        "C behind the table: its 95% CI excludes zero"
+    )
+    assert (
+        table_verdict(names, [up, even, even]) == "A ahead of the table: its 95% CI excludes zero"
+    )
+    assert table_verdict(names, [up, even, down]) == (
+        "A ahead of the table and C behind it: their 95% CIs exclude zero"
+    )
+    assert table_verdict(names, [even, down, down]) == (
+        "B, C behind the table: their 95% CIs exclude zero"
+    )
+    assert table_verdict(names, [even, even, even]) == (
+        "not yet distinguishable: every player's 95% CI includes zero"
     )
 
 
