@@ -12,10 +12,10 @@ match each bot inherits the bounties its opponent had.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+from sdk.evaluator import evaluate
 from sdk.games import streets_of, swap_chance, swap_streets
 from sdk.rules import RANKS, SUITS, Rules
 from sdk.states import TOSS_HOLE_CARDS
@@ -24,21 +24,6 @@ from sdk.variants.permuted import true_cards
 __all__ = ["Deal", "bounty_ranks", "deal_hand", "showdown_ranks", "showdown_winner"]
 
 DECK: tuple[str, ...] = tuple(rank + suit for rank in RANKS for suit in SUITS)
-#: eval7's cards by name and its evaluate, once the first showdown asks for them (eval7 pulls
-#: in pyparsing and unittest: a tenth of a second of start-up the runner does not wait for).
-_EVAL7: tuple[dict[str, Any], Callable[[list[Any]], int]] | None = None
-
-
-def _eval7() -> tuple[dict[str, Any], Callable[[list[Any]], int]]:
-    """eval7's cards by name and its ``evaluate``, imported on the first call."""
-    global _EVAL7
-    if _EVAL7 is None:
-        import eval7
-
-        _EVAL7 = {card: eval7.Card(card) for card in DECK}, eval7.evaluate
-    return _EVAL7
-
-
 Cards = tuple[str, ...]
 # Replacement card per hole card (None = kept) for one seat on one swap street.
 SwapPlan = tuple[str | None, ...]
@@ -160,26 +145,30 @@ def bounty_ranks(seed: int, period: int) -> tuple[str, str]:
 def showdown_ranks(
     hands: tuple[Cards, ...], board: Cards, folded: tuple[bool, ...], values: str | None = None
 ) -> tuple[int | None, ...]:
-    """Each seat's eval7 rank of its best five cards (higher is better); None if it folded.
+    """Each seat's rank of its best five cards (higher is better); None if it folded.
+
+    The ranks are eval7's numbers, as every MIT engine ranks a showdown with eval7, computed
+    by the SDK's own evaluator (:func:`sdk.evaluator.evaluate`, held equal to eval7 by its
+    tests on every card count the games use): the runner then never imports eval7, a tenth
+    of a second of every match's start.
 
     ``values``: Permuted Hold'em's order of the card values for the match (the true value of
     each printed rank, :func:`sdk.variants.permuted.draw_values`); the cards are ranked as
     the cards they play as, as the MIT 2020 engine ranks them."""
-    table, evaluate = _EVAL7 or _eval7()
     if values is not None:
         table = _permuted_cards(values)
-    common = [table[card] for card in board]
+        board = tuple([table[card] for card in board])
+        hands = tuple([tuple([table[card] for card in cards]) for cards in hands])
     ranks: list[int | None] = []  # a loop, not a generator: once per showdown, every match
     for cards, out in zip(hands, folded, strict=True):
-        ranks.append(None if out else evaluate(common + [table[card] for card in cards]))
+        ranks.append(None if out else evaluate(board + cards))
     return tuple(ranks)
 
 
 @lru_cache(maxsize=16)
-def _permuted_cards(values: str) -> dict[str, Any]:
-    """Each card's eval7 card under the value order ``values``."""
-    cards = _eval7()[0]
-    return {card: cards[true] for card, true in zip(DECK, true_cards(DECK, values), strict=True)}
+def _permuted_cards(values: str) -> dict[str, str]:
+    """Each printed card's true card under the value order ``values``."""
+    return dict(zip(DECK, true_cards(DECK, values), strict=True))
 
 
 def showdown_winner(hands: tuple[Cards, ...], board: Cards) -> int | None:

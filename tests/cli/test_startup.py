@@ -85,3 +85,20 @@ def test_a_subcommands_help_imports_no_other_subcommand(argv: list[str]) -> None
     assert not loaded & set(EVAL7)  # the dealer imports eval7 at its first showdown
     if not chosen:
         assert "rich" not in loaded  # `pokerbots --help` is argparse alone
+
+
+def test_a_match_with_showdowns_never_imports_eval7_in_the_runner() -> None:
+    """The engine ranks showdowns with the SDK's evaluator (eval7's numbers, its tests say),
+    so the runner does not pay eval7's import (pyparsing, unittest) at every match's start."""
+    code = (
+        "import json, tempfile\n"
+        "from pathlib import Path\n"
+        "import local_runner as kit\n"
+        "out = Path(tempfile.mkdtemp())\n"
+        "config = kit.ScrimmageConfig(rules=kit.Rules.for_variant('nlhe').replace(num_rounds=30))\n"
+        "bots = [kit.BotSpec.parse('builtin:checkcall')] * 2\n"
+        "assert kit.play_table(bots, config, out).hands_played == 30\n"
+        "hands = (out / 'hands.jsonl').read_text().splitlines()\n"
+        "assert any(json.loads(hand)['showdown'] for hand in hands)\n"
+    )
+    assert not set(EVAL7) & modules_after(code)
