@@ -115,10 +115,12 @@ _table: dict[int, ProcInfo] = {}  # the latest scan, for scans that read only wh
 def scan_processes(refresh: Collection[int] | None = None) -> Snapshot:
     """Snapshot every process; processes that vanish meanwhile are skipped.
 
-    With ``refresh`` (the pids whose state matters: a bot's own processes), only those and
-    the processes new since the last scan are read, the others taken from it: what the
-    watcher does four times a second, for a fraction of the cost.  A pid is not reused within
-    that time.  Without, every process is read (before and after ``Q``, when stopping).
+    With ``refresh`` (the pids whose state matters: the bots' own processes), only those and
+    the processes new since the last scan are read, the others taken from it (a process that
+    is neither cannot become a bot's: it has no token, and it is in no bot's session or
+    line of descent), for a fraction of the cost of reading them all: the runner scans so
+    four times a second while bots run, and when it stops them.  Without ``refresh``, or
+    with no earlier scan, every process is read.
     One snapshot serves every bot of a table (:func:`local_runner.programs.process.stop_bots`,
     the shared watcher).
     """

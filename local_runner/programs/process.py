@@ -210,8 +210,7 @@ class _Watcher:
                     return
             # Only the bots' own processes and new ones are read: the rest of the system is
             # taken from the last scan (a full scan of a busy laptop costs the match time).
-            mine = [pid for bot in bots for pid in bot._last_pids()]
-            snapshot = proc_tracker.scan_processes(refresh=mine)
+            snapshot = proc_tracker.scan_processes(refresh=_own_pids(bots))
             with self._applying:
                 for bot in bots:
                     if bot in self._bots:
@@ -462,12 +461,12 @@ class BotProcess:
 
 
 def remember_processes(bots: Sequence[BotProcess]) -> None:
-    """Note every process each running bot of ``bots`` has now, with one full scan
+    """Note every process each running bot of ``bots`` has now, with one scan
     (see :meth:`BotProcess.remember_processes`)."""
     running = [bot for bot in bots if bot._tracker is not None and bot._report is None]
     if not running:
         return
-    snapshot = scan_processes()
+    snapshot = scan_processes(refresh=_own_pids(running))
     for bot in running:
         bot._note(snapshot)
         bot._remembered = time.monotonic()
@@ -505,7 +504,7 @@ def _stop_together(bots: list[BotProcess], grace: float) -> None:
     """The body of :func:`stop_bots` for bots that were started (their stop locks held)."""
     now = time.monotonic()
     if any(now - bot._remembered > _WATCH_INTERVAL for bot in bots):
-        snapshot = scan_processes()  # before the main processes exit and orphan the rest
+        snapshot = scan_processes(refresh=_own_pids(bots))  # before orphans can hide
         for bot in bots:
             bot._note(snapshot)
     deadline = now + grace
@@ -513,11 +512,11 @@ def _stop_together(bots: list[BotProcess], grace: float) -> None:
         assert bot._popen is not None
         with contextlib.suppress(subprocess.TimeoutExpired):
             bot._popen.wait(timeout=max(deadline - time.monotonic(), 0.0))
-    snapshot = scan_processes()
+    snapshot = scan_processes(refresh=_own_pids(bots))
     live = {bot: _tracker(bot).live(snapshot) for bot in bots}
     while any(live.values()) and time.monotonic() < deadline:
         time.sleep(_LINGER_POLL)
-        snapshot = scan_processes()
+        snapshot = scan_processes(refresh=_own_pids(bots))
         live = {bot: _tracker(bot).live(snapshot) for bot in bots}
     lingering = {bot: tuple(describe_process(proc.pid) for proc in live[bot]) for bot in bots}
     _watcher.remove(bots)  # the watcher must not scan concurrently with the ending
@@ -537,7 +536,7 @@ def _stop_together(bots: list[BotProcess], grace: float) -> None:
     for thread in threads:
         thread.join()
     if ending:
-        snapshot = scan_processes()  # the terminated processes are gone or survived
+        snapshot = scan_processes(refresh=_own_pids(bots))  # gone, or survived SIGKILL
     for bot in bots:
         popen, tracker = bot._popen, _tracker(bot)
         assert popen is not None
@@ -564,6 +563,12 @@ def _stop_together(bots: list[BotProcess], grace: float) -> None:
             len(signalled - {popen.pid}),
             lingering[bot],
         )
+
+
+def _own_pids(bots: Iterable[BotProcess]) -> list[int]:
+    """The pids whose state a scan must read afresh: every process the bots had at the last
+    scan (the rest of the system is taken from it, and new processes are always read)."""
+    return [pid for bot in bots for pid in bot._last_pids()]
 
 
 def _tracker(bot: BotProcess) -> ProcessTracker:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
@@ -32,12 +33,12 @@ def bot(tmp_path: Path, name: str, code: str) -> BotProcess:
 
 
 def counting_scans(monkeypatch: pytest.MonkeyPatch) -> list[Snapshot]:
-    """Record every scan of /proc that the process module makes."""
+    """Record every scan of the processes that the process module makes."""
     scans: list[Snapshot] = []
     real = process_module.scan_processes
 
-    def scan() -> Snapshot:
-        snapshot = real()
+    def scan(refresh: Collection[int] | None = None) -> Snapshot:
+        snapshot = real(refresh)
         scans.append(snapshot)
         return snapshot
 
