@@ -1,4 +1,4 @@
-"""Bots of one table are stopped together, with shared scans of /proc (Linux only)."""
+"""Bots of one table are stopped together, with shared scans of the processes."""
 
 from __future__ import annotations
 
