@@ -25,6 +25,7 @@ from ..results.stats import Summary, ci_sentence, table_verdict
 from ..results.table import TableResult
 from ..runs.errors import RunError
 from ..runs.layout import PHH_FILE, leg_runs
+from ..runs.summary import summary_content
 from ..submission.infer import infer_game
 from ..submission.metadata import declared_variant
 from ..tables.config import ScrimmageConfig, clock_line, load_config
@@ -301,10 +302,10 @@ def run(args: argparse.Namespace) -> int:
             for line in start_failure_lines(leg, out_dir / directory, python):
                 error_console.print(line, markup=False, highlight=False)
         if args.json:
-            print(json.dumps(table.to_dict(), indent=2))
+            print(json.dumps(summary_content(table.to_dict()), indent=2))
         return NOT_STARTED
     if args.json:
-        print(json.dumps(table.to_dict(), indent=2))
+        print(json.dumps(summary_content(table.to_dict()), indent=2))
     else:
         _report(console, table, out_dir)
         for leg in table.legs:
