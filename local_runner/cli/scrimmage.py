@@ -11,7 +11,7 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from sdk.rules import VARIANTS
@@ -34,7 +34,7 @@ from ..tables.table import planned_legs, play_table
 from .arguments import VARIANT_HELP, non_negative_int, positive_int, seconds, variant_name
 from .console import make_console, print_warning
 from .outputs import prepare_scrimmage_folder
-from .progress import PlainProgress
+from .progress import FittingProgress, PlainProgress
 from .render import describe_faults, result_table
 
 __all__ = ["add_phh_option", "infer_table_game", "register", "run"]
@@ -358,7 +358,7 @@ def _progress(
         TextColumn("hands"),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=console, transient=True) as progress:
+    with FittingProgress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(description, total=total)
 
         def advance(record: HandRecord) -> None:
@@ -434,8 +434,9 @@ def _legs_table(duplicate: TableResult) -> Table:
     """Three-handed: each leg's seating (button first, in its first hand) and chips."""
     table = Table(title="Legs: the same deals in every seating", title_justify="left")
     table.add_column("leg")
-    table.add_column("button, small blind, big blind in hand 1")
-    table.add_column("chips", justify="right")
+    # Lists of names and of numbers: they wrap between their items (fit_table).
+    table.add_column("button, small blind, big blind in hand 1", overflow="fold")
+    table.add_column("chips", justify="right", overflow="fold")
     for directory, leg in zip(duplicate.directories, duplicate.legs, strict=False):
         names = ", ".join(player.name for player in leg.players)
         chips = ", ".join(f"{player.bankroll:+d}" for player in leg.players)

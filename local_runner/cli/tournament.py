@@ -15,7 +15,6 @@ from rich.live import Live
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
-    Progress,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -39,8 +38,8 @@ from ..tables.tournament import (
     run_tournament,
 )
 from .arguments import VARIANT_HELP, non_negative_int, positive_int, seconds, variant_name
-from .console import make_console, print_warning, styled
-from .progress import Heartbeat, elapsed
+from .console import fit_table, make_console, print_warning, styled
+from .progress import FittingProgress, Heartbeat, elapsed
 
 __all__ = ["register", "run"]
 
@@ -210,7 +209,7 @@ def _play(
             return run_tournament(
                 plan, out_dir, executor, resume=args.resume, ship_bots=ship, on_match=log_line
             )
-    progress = Progress(
+    progress = FittingProgress(
         TextColumn("matches", style="bold", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
@@ -223,7 +222,8 @@ def _play(
 
         def update(summary: MatchSummary, standings: Standings) -> None:
             progress.update(task, completed=standings.matches)
-            live.update(Group(progress, bankroll_table(standings, "Standings so far")))
+            standing = fit_table(console, bankroll_table(standings, "Standings so far"))
+            live.update(Group(progress, standing))
 
         return run_tournament(
             plan, out_dir, executor, resume=args.resume, ship_bots=ship, on_match=update
