@@ -202,7 +202,10 @@ def test_cli_package_then_validate(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 def test_a_new_bot_packages_and_validates(tmp_path: Path) -> None:
-    bot = create_bot(tmp_path / "fresh-bot", {"team_name": "Packers", "variant": "auction"})
+    team = {"team_name": "Packers", "leader_name": "Zoe Nandu", "members": ""}
+    bot = create_bot(
+        tmp_path / "fresh-bot", {**team, "leader_email": "zoe@packers.net", "variant": "auction"}
+    )
     archive = package_bot(bot)
     report = validate(archive, ValidateOptions(hands=6))
     assert report.ok, report.to_json()
