@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import stat
@@ -211,3 +213,20 @@ def test_a_new_bot_packages_and_validates(tmp_path: Path) -> None:
     assert report.ok, report.to_json()
     assert all(check.status is Status.PASS for check in report.checks), report.to_json()
     assert report.stats["variant"] == "auction"
+
+
+def test_package_says_where_the_profile_came_from(tmp_path: Path) -> None:
+    """No --profile given: the archive is checked for the folder's profile, and the report
+    says it came from the folder, not from a --profile that was never passed."""
+    bot = create_bot(tmp_path / "said-bot", {"team_name": "Packers"})
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["package", str(bot), "--static-only", "--json"]) == 0
+    stats = json.loads(out.getvalue())["stats"]
+    assert stats["profile"] == "mit"
+    assert stats["profile_reason"] == (
+        f"the Profile line of README.txt, in the folder {bot} the archive was made from"
+    )
+    with contextlib.redirect_stdout(io.StringIO()) as given:
+        assert main(["package", str(bot), "--static-only", "--json", "--profile", "mit"]) == 0
+    assert json.loads(given.getvalue())["stats"]["profile_reason"] == "chosen with --profile"
