@@ -258,15 +258,37 @@ def _bot_texts(names: list[str], seats: int = 2, duplicate: bool = False) -> lis
                 "name a bot directory, or run from the kit's checkout."
             )
         names = [str(skeleton)]
-    while len(names) < seats:  # the seats left get the default opponent
+    while len(names) < seats:  # the seats left get the default opponent (seats_line says so)
         names.append(DEFAULT_OPPONENT)
     return names
+
+
+def seats_line(named: int, seats: int) -> str | None:
+    """One line saying which seats :func:`_bot_texts` filled with the default opponent, when
+    fewer than ``seats`` bots were ``named`` (None when every seat was named).
+
+    >>> print(seats_line(2, 3))
+    Seat 3: builtin:random (2 bots were named for the game's 3 seats).
+    >>> print(seats_line(1, 4))
+    Seats 2, 3 and 4: builtin:random (1 bot was named for the game's 4 seats).
+    """
+    if named >= seats:
+        return None
+    filled = [str(seat) for seat in range(named + 1, seats + 1)]
+    which = f"Seat {filled[0]}" if len(filled) == 1 else f"Seats {', '.join(filled[:-1])}"
+    which += f" and {filled[-1]}" if len(filled) > 1 else ""
+    bots = "1 bot was" if named == 1 else f"{named} bots were"
+    return f"{which}: {DEFAULT_OPPONENT} ({bots} named for the game's {seats} seats)."
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the scrimmage the arguments describe; 0 when the match completed."""
     console = make_console(stderr=args.json)
     error_console = make_console(stderr=True)
+    if args.plot:  # an optional extra a flag needs is checked before the match, not after
+        from ..results.plots import require_plotting
+
+        require_plotting()
     config = load_config(args.config)
     variant, game_line = args.variant, None
     if variant is None and args.game is None and not config.names_game:
@@ -282,7 +304,8 @@ def run(args: argparse.Namespace) -> int:
     seats = config.rules.seats
     texts = _bot_texts(list(args.bots), seats, args.duplicate)
     specs = [BotSpec.parse(text) for text in texts]
-    for line in (game_line, clock_line(config)):
+    filled = seats_line(max(len(args.bots), 1), seats)  # no bot named: the skeleton plays
+    for line in (game_line, filled, clock_line(config)):
         if line is not None:
             console.print(line, markup=False, highlight=False, soft_wrap=True)
     out_dir = args.out or Path("runs") / time.strftime("scrimmage-%Y%m%d-%H%M%S")

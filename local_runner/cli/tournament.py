@@ -138,6 +138,10 @@ def run(args: argparse.Namespace) -> int:
     """Play the tournament the arguments describe; 0 when every match finished."""
     console = make_console(stderr=args.json)
     error_console = make_console(stderr=True)
+    if args.plot:  # the optional extra the flag needs, checked before any match is played
+        from ..results.plots import require_plotting
+
+        require_plotting()
     try:
         plan, out_dir = _plan(args)
         if (line := clock_line(plan.config)) is not None:
