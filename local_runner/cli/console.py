@@ -100,7 +100,10 @@ def fit_table(console: Console, table: Table) -> RenderableType:
             if not text:  # a group's later rows leave its number out, as the table does
                 continue
             label = (f"{header}: ", "dim") if header else ""
-            lines.append(styled("" if index == 0 else "  ", label, text))
+            indent = "" if index == 0 else "  "
+            # A cell of several lines (a message and its hint) keeps them under its label.
+            text = text.replace("\n", "\n" + indent + "  ")
+            lines.append(styled(indent, label, text))
     return Group(*lines)
 
 

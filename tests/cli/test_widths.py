@@ -213,3 +213,12 @@ def test_a_scrimmage_on_a_40_column_terminal_cuts_nothing(
     )
     assert status == 0, output
     assert_whole(output, out)
+
+
+def test_a_cell_of_several_lines_keeps_them_under_its_label_in_a_list() -> None:
+    table = Table(title="pokerbots validate")
+    table.add_column("check")
+    table.add_column("message", overflow="fold")
+    table.add_row("a_check_with_a_rather_long_name", "It is wrong.\nhint: " + "x" * 40)
+    text = printed(40, table)
+    assert "check: a_check_with_a_rather_long_name\n  message: It is wrong.\n    hint: " in text
