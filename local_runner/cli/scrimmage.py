@@ -265,20 +265,27 @@ def _bot_texts(names: list[str], seats: int = 2, duplicate: bool = False) -> lis
 
 def seats_line(named: int, seats: int) -> str | None:
     """One line saying which seats :func:`_bot_texts` filled with the default opponent, when
-    fewer than ``seats`` bots were ``named`` (None when every seat was named).
+    fewer than ``seats`` bots were ``named`` (None when every seat was named; with none
+    named, the skeleton takes seat 1).
 
     >>> print(seats_line(2, 3))
     Seat 3: builtin:random (2 bots were named for the game's 3 seats).
     >>> print(seats_line(1, 4))
     Seats 2, 3 and 4: builtin:random (1 bot was named for the game's 4 seats).
+    >>> print(seats_line(0, 2))
+    Seat 2: builtin:random (no bot was named, so the skeleton plays seat 1 of the game's 2).
     """
     if named >= seats:
         return None
-    filled = [str(seat) for seat in range(named + 1, seats + 1)]
+    filled = [str(seat) for seat in range(max(named, 1) + 1, seats + 1)]
     which = f"Seat {filled[0]}" if len(filled) == 1 else f"Seats {', '.join(filled[:-1])}"
     which += f" and {filled[-1]}" if len(filled) > 1 else ""
-    bots = "1 bot was" if named == 1 else f"{named} bots were"
-    return f"{which}: {DEFAULT_OPPONENT} ({bots} named for the game's {seats} seats)."
+    if named == 0:
+        why = f"no bot was named, so the skeleton plays seat 1 of the game's {seats}"
+    else:
+        bots = "1 bot was" if named == 1 else f"{named} bots were"
+        why = f"{bots} named for the game's {seats} seats"
+    return f"{which}: {DEFAULT_OPPONENT} ({why})."
 
 
 def run(args: argparse.Namespace) -> int:
@@ -304,7 +311,7 @@ def run(args: argparse.Namespace) -> int:
     seats = config.rules.seats
     texts = _bot_texts(list(args.bots), seats, args.duplicate)
     specs = [BotSpec.parse(text) for text in texts]
-    filled = seats_line(max(len(args.bots), 1), seats)  # no bot named: the skeleton plays
+    filled = seats_line(len(args.bots), seats)
     for line in (game_line, filled, clock_line(config)):
         if line is not None:
             console.print(line, markup=False, highlight=False, soft_wrap=True)
