@@ -54,7 +54,12 @@ if TYPE_CHECKING:
     from .runner import parse_args, run_bot
     from .states import GameState, RoundState, State, TerminalState
 
-__version__ = "0.1.0"
+    __version__: str
+
+#: The kit's distribution name, whose version pyproject.toml declares.
+_DISTRIBUTION = "pokerbots-kit"
+#: The stamp a vendored copy of the SDK carries (written by ``pokerbots new``/``sdk refresh``).
+_STAMP = "VENDORED.json"
 
 __all__ = [
     "HIDDEN_BID",
@@ -132,8 +137,46 @@ _HOMES = {
 }
 
 
+def _version() -> str:
+    """The kit's version, declared once in its ``pyproject.toml``.
+
+    A bot's vendored copy reads the version of the kit that vendored it, from its stamp;
+    the kit's own copy reads its checkout's ``pyproject.toml`` (true even before a
+    reinstall), else the installed package's metadata.
+    """
+    import json  # only when asked: `import sdk` stays cheap
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    try:
+        stamp = json.loads((here / _STAMP).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        stamp = None
+    if isinstance(stamp, dict) and isinstance(stamp.get("kit_version"), str):
+        return str(stamp["kit_version"])
+    try:
+        import tomllib
+
+        project = tomllib.loads((here.parent / "pyproject.toml").read_text(encoding="utf-8"))
+        declared = project.get("project", {})
+        if declared.get("name") == _DISTRIBUTION and isinstance(declared.get("version"), str):
+            return str(declared["version"])
+    except (OSError, ValueError):
+        pass
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(_DISTRIBUTION)
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def __getattr__(name: str) -> Any:
     """A public name, imported from its module on first use."""
+    if name == "__version__":
+        found = _version()
+        globals()[name] = found
+        return found
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'sdk' has no attribute {name!r}")

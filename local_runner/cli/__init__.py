@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from sdk.errors import KitError
 
-__all__ = ["COMMANDS", "Command", "build_parser", "chosen_commands", "main"]
+__all__ = ["COMMANDS", "Command", "build_parser", "chosen_commands", "kit_version", "main"]
 
 
 class Command(NamedTuple):
@@ -69,6 +69,30 @@ def chosen_commands(argv: Sequence[str]) -> frozenset[str]:
     return frozenset()
 
 
+def kit_version() -> str:
+    """``pokerbots-kit VERSION``: the version pyproject.toml declares (read by :mod:`sdk`)."""
+    import sdk  # the SDK's package alone: no rich, no engine
+
+    return f"pokerbots-kit {sdk.__version__}"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: print the kit's version and exit (read only when asked for)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the kit's version and exit")
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        print(kit_version())
+        parser.exit()
+
+
 def build_parser(chosen: Iterable[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser; ``chosen`` names the subcommands to build in full (all by default).
 
@@ -80,6 +104,7 @@ def build_parser(chosen: Iterable[str] | None = None) -> argparse.ArgumentParser
         prog="pokerbots",
         description="Start, play, test and ship poker bots for competitions.",
     )
+    parser.add_argument("--version", action=_VersionAction)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in COMMANDS:
         if wanted is None or command.name in wanted:

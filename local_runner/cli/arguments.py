@@ -8,7 +8,14 @@ import math
 from sdk.games import SEASONS, find_game
 from sdk.rules import RulesError
 
-__all__ = ["VARIANT_HELP", "non_negative_int", "positive_int", "seconds", "variant_name"]
+__all__ = [
+    "VARIANT_HELP",
+    "non_negative_int",
+    "positive_int",
+    "seconds",
+    "variant_name",
+    "whole_number",
+]
 
 #: How ``--variant``'s help names the seasons' aliases.
 VARIANT_HELP = "a season's name also works: " + ", ".join(
@@ -16,19 +23,37 @@ VARIANT_HELP = "a season's name also works: " + ", ".join(
 )
 
 
+def whole_number(text: str, least: int) -> int:
+    """``text`` as a whole number of at least ``least``; a sentence saying which is wrong.
+
+    >>> whole_number("-5", 1)
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '-5' is too small: it must be at least 1
+    >>> whole_number("2.5", 0)
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '2.5' is not a whole number (write it with digits only, like 1000)
+    """
+    digits = text.removeprefix("-").removeprefix("+")
+    if not (digits.isascii() and digits.isdigit()):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a whole number (write it with digits only, like 1000)"
+        )
+    value = int(text)
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{text!r} is too small: it must be at least {least}")
+    return value
+
+
 def non_negative_int(text: str) -> int:
     """A whole number >= 0, for ``--seed`` and the like."""
-    if not (text.isascii() and text.isdigit()):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
-    return int(text)
+    return whole_number(text, 0)
 
 
 def positive_int(text: str) -> int:
     """A whole number >= 1, for ``--rounds``, ``--hands`` and the like."""
-    value = non_negative_int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
-    return value
+    return whole_number(text, 1)
 
 
 def seconds(text: str) -> float:

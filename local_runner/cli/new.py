@@ -14,6 +14,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from sdk.games import GAMES
 from sdk.rules import MIT_VARIANTS
 
 from ..submission.new import (
@@ -252,25 +253,39 @@ def run(args: argparse.Namespace) -> int:
         return 0
     shown = str(project)
     console.print(styled("Created the bot ", (shown, "bold"), ". Next steps:"))
-    scrimmage = (f"pokerbots scrimmage {shown}", "play a match against builtin:random")
-    metadata = readme_answers(project) or {}
-    if "game" in metadata:  # an ACPC bot of a game file plays that game
-        scrimmage = (
-            f"pokerbots scrimmage {shown} builtin:chump --game {shown}/{metadata['game']}",
-            "play the ACPC server's chump in its game",
-        )
-    elif metadata.get("variant", "nlhe") not in MIT_VARIANTS:
-        scrimmage = (
-            f"pokerbots scrimmage {shown} builtin:chump --variant {metadata['variant']}",
-            "play the ACPC server's chump",
-        )
     for command, why in (
         (f"cd {shown} && python -m pytest", "run the bot's own tests"),
-        scrimmage,
+        _first_scrimmage(shown, readme_answers(project) or {}),
         (f"pokerbots validate {shown}", "check it the way the competition server will"),
     ):
         console.print(styled(f"  {command}  ", (f"# {why}", "dim")))
     return 0
+
+
+def _first_scrimmage(shown: str, metadata: dict[str, str]) -> tuple[str, str]:
+    """The scrimmage a new bot's next steps suggest, and why: a bot for every seat of its
+    game (the seats its game declares, :mod:`sdk.games`), so that no seat is filled
+    unasked.  An MIT bot plays builtin:random; an ACPC bot, the ACPC server's chump.
+
+    >>> _first_scrimmage("b", {"variant": "acpc-3pl"})
+    ('pokerbots scrimmage b builtin:chump builtin:chump --variant acpc-3pl', \
+"play the ACPC server's chump in the 2 other seats")
+    """
+    variant = metadata.get("variant", "nlhe")
+    others = GAMES[variant].rules.seats - 1 if variant in GAMES else 1
+    if variant in MIT_VARIANTS:
+        return f"pokerbots scrimmage {shown}", "play a match against builtin:random"
+    chumps = " ".join(["builtin:chump"] * others)
+    count = "" if others == 1 else f" in the {others} other seats"
+    if "game" in metadata:  # an ACPC bot of a game file plays that game
+        where = f"--game {shown}/{metadata['game']}"
+        return (
+            f"pokerbots scrimmage {shown} {chumps} {where}",
+            f"play the ACPC server's chump{count} in its game",
+        )
+    return f"pokerbots scrimmage {shown} {chumps} --variant {variant}", (
+        f"play the ACPC server's chump{count}"
+    )
 
 
 def _report_changes(console: Console, path: Path, changes: ProjectChanges) -> None:

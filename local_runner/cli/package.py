@@ -55,8 +55,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = options_from_args(args)
         if options.profile is None and Path(args.bot_dir).is_dir():
-            # The archive is checked against the profile of the folder it came from.
-            options = replace(options, profile=detect_profile(Path(args.bot_dir))[0])
+            # The archive is checked against the profile of the folder it came from, and
+            # says so: no --profile was given.
+            profile, why = detect_profile(Path(args.bot_dir))
+            reason = f"{why}, in the folder {args.bot_dir} the archive was made from"
+            options = replace(options, profile=profile, profile_reason=reason)
         output = package_bot(args.bot_dir, args.output, options.profile)
     except OSError as error:
         return usage_error(errors, f"The archive could not be written: {error}.")

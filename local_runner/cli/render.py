@@ -22,7 +22,7 @@ def result_table(result: MatchResult) -> Table:
     table.add_column("bankroll", justify="right")
     table.add_column("mbb/hand", justify="right")
     table.add_column("time used", justify="right")
-    table.add_column("faults")
+    table.add_column("faults", overflow="fold")  # prose: "2 timeout, 1 crash" wraps
     for player in result.players:
         faults = ", ".join(
             f"{count} {kind.value}" for kind, count in player.fault_counts.items() if count

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from sdk.rules import VARIANTS
@@ -25,6 +25,7 @@ from ..results.stats import Summary, ci_sentence, table_verdict
 from ..results.table import TableResult
 from ..runs.errors import RunError
 from ..runs.layout import PHH_FILE, leg_runs
+from ..runs.summary import summary_content
 from ..submission.infer import infer_game
 from ..submission.metadata import declared_variant
 from ..tables.config import ScrimmageConfig, clock_line, load_config
@@ -33,7 +34,7 @@ from ..tables.table import planned_legs, play_table
 from .arguments import VARIANT_HELP, non_negative_int, positive_int, seconds, variant_name
 from .console import make_console, print_warning
 from .outputs import prepare_scrimmage_folder
-from .progress import PlainProgress
+from .progress import FittingProgress, PlainProgress
 from .render import describe_faults, result_table
 
 __all__ = ["add_phh_option", "infer_table_game", "register", "run"]
@@ -257,15 +258,44 @@ def _bot_texts(names: list[str], seats: int = 2, duplicate: bool = False) -> lis
                 "name a bot directory, or run from the kit's checkout."
             )
         names = [str(skeleton)]
-    while len(names) < seats:  # the seats left get the default opponent
+    while len(names) < seats:  # the seats left get the default opponent (seats_line says so)
         names.append(DEFAULT_OPPONENT)
     return names
+
+
+def seats_line(named: int, seats: int) -> str | None:
+    """One line saying which seats :func:`_bot_texts` filled with the default opponent, when
+    fewer than ``seats`` bots were ``named`` (None when every seat was named; with none
+    named, the skeleton takes seat 1).
+
+    >>> print(seats_line(2, 3))
+    Seat 3: builtin:random (2 bots were named for the game's 3 seats).
+    >>> print(seats_line(1, 4))
+    Seats 2, 3 and 4: builtin:random (1 bot was named for the game's 4 seats).
+    >>> print(seats_line(0, 2))
+    Seat 2: builtin:random (no bot was named, so the skeleton plays seat 1 of the game's 2).
+    """
+    if named >= seats:
+        return None
+    filled = [str(seat) for seat in range(max(named, 1) + 1, seats + 1)]
+    which = f"Seat {filled[0]}" if len(filled) == 1 else f"Seats {', '.join(filled[:-1])}"
+    which += f" and {filled[-1]}" if len(filled) > 1 else ""
+    if named == 0:
+        why = f"no bot was named, so the skeleton plays seat 1 of the game's {seats}"
+    else:
+        bots = "1 bot was" if named == 1 else f"{named} bots were"
+        why = f"{bots} named for the game's {seats} seats"
+    return f"{which}: {DEFAULT_OPPONENT} ({why})."
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the scrimmage the arguments describe; 0 when the match completed."""
     console = make_console(stderr=args.json)
     error_console = make_console(stderr=True)
+    if args.plot:  # an optional extra a flag needs is checked before the match, not after
+        from ..results.plots import require_plotting
+
+        require_plotting()
     config = load_config(args.config)
     variant, game_line = args.variant, None
     if variant is None and args.game is None and not config.names_game:
@@ -281,7 +311,8 @@ def run(args: argparse.Namespace) -> int:
     seats = config.rules.seats
     texts = _bot_texts(list(args.bots), seats, args.duplicate)
     specs = [BotSpec.parse(text) for text in texts]
-    for line in (game_line, clock_line(config)):
+    filled = seats_line(len(args.bots), seats)
+    for line in (game_line, filled, clock_line(config)):
         if line is not None:
             console.print(line, markup=False, highlight=False, soft_wrap=True)
     out_dir = args.out or Path("runs") / time.strftime("scrimmage-%Y%m%d-%H%M%S")
@@ -301,10 +332,10 @@ def run(args: argparse.Namespace) -> int:
             for line in start_failure_lines(leg, out_dir / directory, python):
                 error_console.print(line, markup=False, highlight=False)
         if args.json:
-            print(json.dumps(table.to_dict(), indent=2))
+            print(json.dumps(summary_content(table.to_dict()), indent=2))
         return NOT_STARTED
     if args.json:
-        print(json.dumps(table.to_dict(), indent=2))
+        print(json.dumps(summary_content(table.to_dict()), indent=2))
     else:
         _report(console, table, out_dir)
         for leg in table.legs:
@@ -357,7 +388,7 @@ def _progress(
         TextColumn("hands"),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=console, transient=True) as progress:
+    with FittingProgress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(description, total=total)
 
         def advance(record: HandRecord) -> None:
@@ -433,8 +464,9 @@ def _legs_table(duplicate: TableResult) -> Table:
     """Three-handed: each leg's seating (button first, in its first hand) and chips."""
     table = Table(title="Legs: the same deals in every seating", title_justify="left")
     table.add_column("leg")
-    table.add_column("button, small blind, big blind in hand 1")
-    table.add_column("chips", justify="right")
+    # Lists of names and of numbers: they wrap between their items (fit_table).
+    table.add_column("button, small blind, big blind in hand 1", overflow="fold")
+    table.add_column("chips", justify="right", overflow="fold")
     for directory, leg in zip(duplicate.directories, duplicate.legs, strict=False):
         names = ", ".join(player.name for player in leg.players)
         chips = ", ".join(f"{player.bankroll:+d}" for player in leg.players)

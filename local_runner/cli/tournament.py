@@ -15,7 +15,6 @@ from rich.live import Live
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
-    Progress,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -39,8 +38,8 @@ from ..tables.tournament import (
     run_tournament,
 )
 from .arguments import VARIANT_HELP, non_negative_int, positive_int, seconds, variant_name
-from .console import make_console, print_warning, styled
-from .progress import Heartbeat, elapsed
+from .console import fit_table, make_console, print_warning, styled
+from .progress import FittingProgress, Heartbeat, elapsed
 
 __all__ = ["register", "run"]
 
@@ -139,6 +138,10 @@ def run(args: argparse.Namespace) -> int:
     """Play the tournament the arguments describe; 0 when every match finished."""
     console = make_console(stderr=args.json)
     error_console = make_console(stderr=True)
+    if args.plot:  # the optional extra the flag needs, checked before any match is played
+        from ..results.plots import require_plotting
+
+        require_plotting()
     try:
         plan, out_dir = _plan(args)
         if (line := clock_line(plan.config)) is not None:
@@ -210,7 +213,7 @@ def _play(
             return run_tournament(
                 plan, out_dir, executor, resume=args.resume, ship_bots=ship, on_match=log_line
             )
-    progress = Progress(
+    progress = FittingProgress(
         TextColumn("matches", style="bold", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
@@ -223,7 +226,8 @@ def _play(
 
         def update(summary: MatchSummary, standings: Standings) -> None:
             progress.update(task, completed=standings.matches)
-            live.update(Group(progress, bankroll_table(standings, "Standings so far")))
+            standing = fit_table(console, bankroll_table(standings, "Standings so far"))
+            live.update(Group(progress, standing))
 
         return run_tournament(
             plan, out_dir, executor, resume=args.resume, ship_bots=ship, on_match=update

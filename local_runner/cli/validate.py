@@ -193,7 +193,7 @@ def render_report(console: Console, report: ValidationReport) -> None:
     table = Table(title="pokerbots validate", title_justify="left")
     table.add_column("check")
     table.add_column("status")
-    table.add_column("message")
+    table.add_column("message", overflow="fold")  # prose: wraps between words
     for name, status, message in _rows(report):
         table.add_row(name, Text(status.value, style=_STYLES[status]), message)
     console.print(table)

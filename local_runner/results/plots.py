@@ -8,6 +8,7 @@ drawn with matplotlib's object API on the Agg canvas: no window, no global state
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,11 +21,25 @@ from ..runs.hands import read_hands
 from ..runs.layout import BANKROLL_PNG, HALF_DIRECTORIES, HANDS_FILE, LEG_DIRECTORIES
 from .standings import Standings
 
-__all__ = ["PlotUnavailable", "plot_cross_table", "plot_match_bankroll"]
+__all__ = ["PlotUnavailable", "plot_cross_table", "plot_match_bankroll", "require_plotting"]
 
 
 class PlotUnavailable(KitError, RuntimeError):
     """matplotlib is not installed; the message says how to install it."""
+
+
+def _missing() -> PlotUnavailable:
+    """The error for a missing matplotlib, with the command that installs it."""
+    return PlotUnavailable(
+        f"Plots need matplotlib, which is not installed: {install_command('plot')}"
+    )
+
+
+def require_plotting() -> None:
+    """Raise :class:`PlotUnavailable` unless matplotlib is installed, importing nothing: a
+    command asked for charts checks this before it plays, not after."""
+    if importlib.util.find_spec("matplotlib") is None:
+        raise _missing()
 
 
 def _figure(width: float, height: float) -> Any:
@@ -32,9 +47,7 @@ def _figure(width: float, height: float) -> Any:
     try:
         figure_module: Any = importlib.import_module("matplotlib.figure")
     except ImportError:
-        raise PlotUnavailable(
-            f"Plots need matplotlib, which is not installed: {install_command('plot')}"
-        ) from None
+        raise _missing() from None
     return figure_module.Figure(figsize=(width, height), layout="constrained")
 
 

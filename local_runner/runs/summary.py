@@ -1,8 +1,10 @@
 """``summary.json``: a match's (or a duplicate match's combined) result, written and read.
 
 What goes in is the result's own ``to_dict()`` (a match's, or a duplicate match's with
-its legs); this module only owns the file: where it is, how it is written (indented
-JSON, one trailing newline) and how it is read back without trusting it.
+its legs), after the version of the kit that played it (``kit_version``, so that a run
+can be told apart from one of an older kit); this module owns the file: where it is, what
+it holds (:func:`summary_content`), how it is written (indented JSON, one trailing
+newline) and how it is read back without trusting it.
 """
 
 from __future__ import annotations
@@ -12,10 +14,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import sdk
+
 from .errors import RunError
 from .layout import SUMMARY_FILE
 
-__all__ = ["read_summary", "summary_path", "write_summary"]
+__all__ = ["VERSION_KEY", "read_summary", "summary_content", "summary_path", "write_summary"]
+
+#: The key of the kit's version in a summary.
+VERSION_KEY = "kit_version"
 
 
 def summary_path(directory: Path) -> Path:
@@ -23,10 +30,19 @@ def summary_path(directory: Path) -> Path:
     return directory / SUMMARY_FILE
 
 
+def summary_content(content: Mapping[str, Any]) -> dict[str, Any]:
+    """What a summary holds: the kit's version, then a result's ``content``.
+
+    >>> summary_content({"seed": 4}) == {"kit_version": sdk.__version__, "seed": 4}
+    True
+    """
+    return {VERSION_KEY: sdk.__version__, **content}
+
+
 def write_summary(directory: Path, content: Mapping[str, Any]) -> Path:
-    """Write ``content`` as ``directory/summary.json`` and return its path."""
+    """Write ``content`` (with the kit's version) as ``directory/summary.json``; its path."""
     path = summary_path(directory)
-    path.write_text(json.dumps(content, indent=2) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(summary_content(content), indent=2) + "\n", encoding="utf-8")
     return path
 
 

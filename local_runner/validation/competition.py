@@ -22,23 +22,47 @@ _EXAMPLE_TLDS = (".example", ".test", ".invalid", ".localhost")
 _TEMPLATE = "Create it with `pokerbots new`, or write one from the template in docs/validate.md."
 
 
-def placeholders(metadata: Metadata) -> list[str]:
-    """The template's placeholder values ``metadata`` still holds (what `pokerbots new`
-    writes when no answer is given), described."""
+def _placeholder_fields(metadata: Metadata) -> list[tuple[str, str]]:
+    """Each template placeholder ``metadata`` still holds: its README heading, and the value
+    described.  The template's values are ``pokerbots new``'s defaults
+    (:data:`~local_runner.submission.new.DEFAULT_ANSWERS`); an e-mail at a domain reserved
+    for examples is no one's either."""
     found = []
     if metadata.team_name == DEFAULT_ANSWERS["team_name"]:
-        found.append(f"Team name {metadata.team_name!r}")
-    people: list[tuple[str, Person]] = [("Team leader", metadata.leader)]
-    people += [("Team member", member) for member in metadata.members]
-    for what, person in people:
+        found.append(("Team name", f"Team name {metadata.team_name!r}"))
+    people: list[tuple[str, str, Person]] = [("Team leader", "Team leader", metadata.leader)]
+    people += [("Team members", "Team member", member) for member in metadata.members]
+    for heading, what, person in people:
         domain = person.email.rpartition("@")[2].lower()
         if (
             person.name == DEFAULT_ANSWERS["leader_name"]
             or domain in _EXAMPLE_DOMAINS
             or domain.endswith(_EXAMPLE_TLDS)
         ):
-            found.append(f"{what} {str(person)!r}")
+            found.append((heading, f"{what} {str(person)!r}"))
     return found
+
+
+def placeholders(metadata: Metadata) -> list[str]:
+    """The template's placeholder values ``metadata`` still holds (what `pokerbots new`
+    writes when no answer is given), described."""
+    return [described for _, described in _placeholder_fields(metadata)]
+
+
+def _edit_sentence(fields: list[tuple[str, str]], readme: str) -> str:
+    """Which lines of ``readme`` to edit, by their headings.
+
+    >>> fields = [("Team name", ""), ("Team leader", ""), ("Team members", "")]
+    >>> print(_edit_sentence(fields, "README")[:73])
+    Edit the 'Team name:', 'Team leader:' and 'Team members:' lines of README
+    """
+    headings = [f"'{heading}:'" for heading in dict.fromkeys(h for h, _ in fields)]
+    named = headings[0] if len(headings) == 1 else f"{', '.join(headings[:-1])} and {headings[-1]}"
+    lines = "line" if len(headings) == 1 else "lines"
+    return (
+        f"Edit the {named} {lines} of {readme}: your team's real name, people and e-mails "
+        "(`pokerbots new` asks for them)."
+    )
 
 
 def check_readme(
@@ -46,7 +70,8 @@ def check_readme(
 ) -> tuple[CheckResult, Metadata | None]:
     """The bot's metadata (``readme``: README or README.txt, None if neither exists).
 
-    ``mit``: optional, so a missing or malformed file is a warning.  ``acpc``: a
+    ``mit``: optional, so a missing or malformed file is a warning, and so are the
+    template's placeholders (the team left as ``pokerbots new``'s defaults).  ``acpc``: a
     file named README with every field the 2009 rules ask for, none of them the
     template's placeholders; README.txt alone is a warning (the server's check
     looks for README).
@@ -81,15 +106,17 @@ def check_readme(
     except MetadataError as error:
         return complain(name, str(error).replace("README.txt", readme.name), hint), None
     described = f"{readme.name} describes {metadata.bot_name!r} by team {metadata.team_name!r}"
+    left = _placeholder_fields(metadata)
+    if left:
+        # Every profile says so; the ACPC rules need real details, so there it fails.
+        return complain(
+            name,
+            f"{readme.name} still holds the template's placeholders: "
+            f"{', '.join(described for _, described in left)}.",
+            _edit_sentence(left, readme.name),
+        ), metadata
     if profile == "mit":
         return CheckResult.passed(name, described + "."), metadata
-    left = placeholders(metadata)
-    if left:
-        return CheckResult.failed(
-            name,
-            f"{readme.name} still holds the template's placeholders: {', '.join(left)}.",
-            "Write your team's real name, members and e-mails (`pokerbots new` asks for them).",
-        ), metadata
     if readme.name != "README":
         return CheckResult.warned(
             name,

@@ -46,6 +46,9 @@ class ValidateOptions:
     """
 
     profile: str | None = None
+    profile_reason: str | None = None
+    """Why ``profile`` was chosen, when the caller chose it for another reason than
+    ``--profile`` (``pokerbots package``: the folder the archive was made from)."""
     variant: str | None = None
     strict: bool = False
     run_match: bool = True

@@ -134,6 +134,8 @@ def _run(
         return checks + skipped_dynamic_checks(reason, dynamic_names), stats
     files = BotFiles(staged.top, root)
     profile, why = detect_profile(root, options.profile)
+    if options.profile is not None and options.profile_reason is not None:
+        why = options.profile_reason
     readme, metadata = check_readme(files, profile, metadata_file(root))
     declared = metadata.variant.strip() if metadata is not None else ""
     game_file = options.game or _declared_game(root, metadata, options.variant)

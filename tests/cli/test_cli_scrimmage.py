@@ -25,6 +25,8 @@ def test_no_bots_plays_the_skeleton_against_a_builtin_and_prints_json(tmp_path: 
     summary = json.loads(run.stdout)
     assert [p["name"] for p in summary["players"]] == ["skeleton", "random"]
     assert summary["rounds"] == 50 and summary["seed"] == 4
+    # The seat no bot was named for is said, on stderr beside the JSON.
+    assert "Seat 2: builtin:random (no bot was named, so the skeleton plays seat 1" in run.stderr
     assert all(not any(p["faults"].values()) for p in summary["players"])
     assert (tmp_path / "summary.json").is_file() and (tmp_path / "gamelog.txt").is_file()
 

@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from local_runner.runs.summary import VERSION_KEY
+
 pytestmark = pytest.mark.slow  # runs the pokerbots command
 
 
@@ -109,11 +111,17 @@ CASES: dict[str, list[str]] = {
 
 #: JSON keys whose values are measured, not computed: left out of the comparison.
 _MEASURED = {"wall_seconds", "time_used", "log_dir", "host", "peak_memory_bytes"}
+#: The kit's version (pyproject.toml's): written as VERSION, so that a release changes no
+#: golden file.
+_VERSIONED = {VERSION_KEY}
 
 
 def _scrub(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: ("*" if k in _MEASURED else _scrub(v)) for k, v in value.items()}
+        return {
+            k: ("*" if k in _MEASURED else "VERSION" if k in _VERSIONED else _scrub(v))
+            for k, v in value.items()
+        }
     if isinstance(value, list):
         return [_scrub(item) for item in value]
     return value

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import sdk
 from local_runner.bots.builtin import BUILTIN_BOTS, make_builtin
 from local_runner.engine.match import Match, MatchSettings
 from local_runner.engine.records import (
@@ -40,7 +41,7 @@ from local_runner.runs.hands import (
 )
 from local_runner.runs.layout import HANDS_FILE, SUMMARY_FILE, leg_directories, leg_runs
 from local_runner.runs.reader import open_run
-from local_runner.runs.summary import read_summary, write_summary
+from local_runner.runs.summary import read_summary, summary_content, write_summary
 from local_runner.runs.writer import MatchLogWriter
 from local_runner.tables.config import ScrimmageConfig
 from local_runner.tables.spec import BotSpec
@@ -253,7 +254,7 @@ def test_a_summary_written_is_read_back_unchanged(
     out = tmp_path_factory.mktemp("summary")
     path = write_summary(out, content)
     assert path == out / SUMMARY_FILE
-    assert read_summary(path) == content
+    assert read_summary(path) == summary_content(content)
 
 
 def test_a_match_summary_is_the_results_dict(tmp_path: Path) -> None:
@@ -262,9 +263,10 @@ def test_a_match_summary_is_the_results_dict(tmp_path: Path) -> None:
         seats = [InProcessSeat(n, make_builtin("random", i), rules) for i, n in enumerate("AB")]
         result = Match(seats, rules, 9, on_hand=writer.on_hand).play()
         writer.close(result, summary_extra={"note": "extra"})
-    expected = json.loads(json.dumps({**result.to_dict(), "note": "extra"}))
+    expected = json.loads(json.dumps(summary_content({**result.to_dict(), "note": "extra"})))
     assert read_summary(tmp_path / SUMMARY_FILE) == expected
     assert open_run(tmp_path).summary == expected
+    assert expected["kit_version"] == sdk.__version__  # the kit that played the match
 
 
 @pytest.mark.parametrize("text", ["", "[1, 2]\n", "{not json"])

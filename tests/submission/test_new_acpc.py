@@ -166,9 +166,9 @@ def test_the_command_line_makes_a_bot_of_a_game_file(tmp_path: Path) -> None:
     assert completed.returncode == 0, completed.stderr
     metadata = parse_readme((tmp_path / "bot" / "README").read_text(encoding="utf-8"))
     assert (metadata.variant, metadata.game) == ("acpc-3pl", "holdem-limit-3p.game")
-    assert (
-        "pokerbots scrimmage bot builtin:chump --game bot/holdem-limit-3p.game" in completed.stdout
-    )  # the next steps play the bot's own game
+    # The next steps play the bot's own game, with a bot in each of its three seats.
+    command = "pokerbots scrimmage bot builtin:chump builtin:chump --game bot/holdem-limit-3p.game"
+    assert command in completed.stdout
 
 
 def test_an_acpc_bot_is_refused_in_an_mit_game_with_a_sentence(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import stat
@@ -202,9 +204,29 @@ def test_cli_package_then_validate(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 def test_a_new_bot_packages_and_validates(tmp_path: Path) -> None:
-    bot = create_bot(tmp_path / "fresh-bot", {"team_name": "Packers", "variant": "auction"})
+    team = {"team_name": "Packers", "leader_name": "Zoe Nandu", "members": ""}
+    bot = create_bot(
+        tmp_path / "fresh-bot", {**team, "leader_email": "zoe@packers.net", "variant": "auction"}
+    )
     archive = package_bot(bot)
     report = validate(archive, ValidateOptions(hands=6))
     assert report.ok, report.to_json()
     assert all(check.status is Status.PASS for check in report.checks), report.to_json()
     assert report.stats["variant"] == "auction"
+
+
+def test_package_says_where_the_profile_came_from(tmp_path: Path) -> None:
+    """No --profile given: the archive is checked for the folder's profile, and the report
+    says it came from the folder, not from a --profile that was never passed."""
+    bot = create_bot(tmp_path / "said-bot", {"team_name": "Packers"})
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["package", str(bot), "--static-only", "--json"]) == 0
+    stats = json.loads(out.getvalue())["stats"]
+    assert stats["profile"] == "mit"
+    assert stats["profile_reason"] == (
+        f"the Profile line of README.txt, in the folder {bot} the archive was made from"
+    )
+    with contextlib.redirect_stdout(io.StringIO()) as given:
+        assert main(["package", str(bot), "--static-only", "--json", "--profile", "mit"]) == 0
+    assert json.loads(given.getvalue())["stats"]["profile_reason"] == "chosen with --profile"

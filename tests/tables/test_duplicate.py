@@ -20,6 +20,7 @@ from local_runner.results.standings import (
     statistics_dict,
 )
 from local_runner.results.stats import mean_ci, summarize, summarize_duplicate
+from local_runner.runs.summary import summary_content
 from local_runner.tables.config import ScrimmageConfig
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from local_runner.tables.table import play_table
@@ -110,7 +111,7 @@ def test_the_combined_summary_matches_the_logs_and_the_stats_module(tmp_path: Pa
     second = deltas_of(hands(tmp_path / "half-2" / "hands.jsonl"), "random")
     expected = summarize_duplicate(first, second, big_blind=2)
     summary = json.loads((tmp_path / "summary.json").read_text())
-    assert summary == json.loads(json.dumps(result.to_dict()))
+    assert summary == json.loads(json.dumps(summary_content(result.to_dict())))
     assert summary["duplicate"] is True and summary["pairs"] == 300 and summary["rounds"] == 600
     random_bot = summary["players"][0]
     assert random_bot["name"] == "random"

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from local_runner.engine.faults import FaultKind
+from local_runner.runs.summary import summary_content
 from local_runner.tables.config import RunnerSettings, ScrimmageConfig
 from local_runner.tables.spec import BotSpec
 from local_runner.tables.table import play_table
@@ -40,7 +41,7 @@ def scrimmage(
     specs = [BotSpec.parse(str(bot)) for bot in bots]
     result = play_table(specs, config, out)
     summary = json.loads((out / "summary.json").read_text())
-    assert summary == json.loads(json.dumps(result.to_dict()))
+    assert summary == json.loads(json.dumps(summary_content(result.to_dict())))
     return summary, out
 
 

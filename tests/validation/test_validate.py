@@ -46,13 +46,14 @@ from sdk.rules import Rules
 pytestmark = pytest.mark.slow  # validates real bot processes
 
 ROOT = Path(__file__).resolve().parents[2]
-ADA = Person("Ada Lovelace", "ada@example.org")
+#: A real-looking team: none of the template's placeholders, which every profile reports.
+ZOE = Person("Zoe Nandu", "zoe@folding-chairs.org")
 METADATA = Metadata(
     bot_name="goodbot",
     team_name="The Folding Chairs",
     affiliation="Example University",
-    leader=ADA,
-    members=(ADA, Person("Alan Turing", "alan@example.org")),
+    leader=ZOE,
+    members=(ZOE, Person("Rui Costa", "rui@folding-chairs.org")),
     location="Cambridge, Massachusetts, USA",
     variant="nlhe",
     technique="Plays its made hand and sizes bets by strength.",

@@ -94,6 +94,28 @@ def test_pokerbots_new_writes_the_profile_and_an_acpc_readme(tmp_path: Path) -> 
     assert report.ok and not report.warnings, report.to_json()
 
 
+def test_the_templates_placeholders_are_a_warning_under_mit_naming_the_lines_to_edit(
+    tmp_path: Path,
+) -> None:
+    """A bot made by pressing Enter through `pokerbots new` is valid at MIT (the server reads
+    no README.txt), but the team left as the template's is said, with the lines to edit."""
+    bot = create_bot(tmp_path / "enter-bot", {})
+    report = validate(bot, STATIC)
+    assert report.ok and not failed(report), report.to_json()
+    check = report["readme"]
+    assert check.status is Status.WARN
+    assert "'My Team'" in check.message and "Ada Lovelace <ada@example.org>" in check.message
+    assert (
+        "Edit the 'Team name:', 'Team leader:' and 'Team members:' lines of README.txt"
+        in check.hint
+    )
+    # A real team name: only the people's lines are left to edit.
+    named = create_bot(tmp_path / "named-bot", {"team_name": "Packers", "members": ""})
+    check = validate(named, STATIC)["readme"]
+    assert check.status is Status.WARN and "'My Team'" not in check.message
+    assert "Edit the 'Team leader:' and 'Team members:' lines of README.txt" in check.hint
+
+
 # --------------------------------------------------------------------------- mit
 
 
@@ -360,15 +382,18 @@ def test_the_repositorys_skeleton_validates_and_packages(tmp_path: Path) -> None
     skeleton = ROOT / "skeleton"
     assert (skeleton / "sdk").is_symlink()
     report = validate(skeleton, ValidateOptions(hands=6))
-    # A developer's own junk in skeleton/ (a venv, runs/) may warn; nothing else may.
-    assert report.ok and {w.name for w in report.warnings} <= {"junk"}, report.to_json()
+    # A developer's own junk in skeleton/ (a venv, runs/) may warn; so does its README.txt,
+    # which is the template's with its placeholders (the skeleton is the template rendered
+    # with `pokerbots new`'s defaults); nothing else may.
+    assert report.ok and {w.name for w in report.warnings} <= {"junk", "readme"}, report.to_json()
+    assert "placeholders" in report["readme"].message
     assert report["vendored_sdk"].status is Status.PASS  # copied as a vendored SDK
     archive = package_bot(skeleton, tmp_path / "skeleton.zip")
     with zipfile.ZipFile(archive) as opened:
         assert "skeleton/sdk/VENDORED.json" in opened.namelist()
         assert not any(stat.S_ISLNK(info.external_attr >> 16) for info in opened.infolist())
     packaged = validate(archive, STATIC)
-    assert packaged.ok and not packaged.warnings, packaged.to_json()
+    assert packaged.ok and [w.name for w in packaged.warnings] == ["readme"], packaged.to_json()
 
 
 def test_only_a_link_to_the_kits_own_sdk_may_leave_a_folder(tmp_path: Path) -> None:
