@@ -9,8 +9,16 @@ with ``DecompressionStream`` (Chromium 80+, Firefox 113+, Safari 16.4+), so a
 ``report_template.html`` (package data): it puts bot-controlled text into the
 page only as text, never as HTML.
 
+:func:`duplicate_data` packs a duplicate match (its legs in ``half-1``/``half-2``, or
+``leg-1`` to ``leg-6`` three-handed) into one page: the deal-summed result with the
+interval of its ``summary.json``, the bankroll over deals, each bot's statistics over all
+its hands, and every leg as a match's page has it.  :func:`match_report` writes it when
+given the duplicate's folder.
+
 :func:`tournament_report` writes a report for each match of a tournament and
-a page with the standings and cross table that links to them.
+a page that links to them, with both rankings, each bot's interval and the cross table
+(or the groups of a 3-seat tournament) from ``results.json``: nothing is ranked or
+estimated again here.
 """
 
 from __future__ import annotations
@@ -71,8 +79,8 @@ class _Played:
         totals = dict.fromkeys(names, 0)
         self.series: list[list[int]] = []
         self.hands: list[list[Any]] = []
+        # Each seat's position, from the first hand: every record has the button in seat 0.
         self.positions: list[str] = []
-        """Each seat's position (from the first hand: every hand deals the button to seat 0)."""
         for hand in run.hands():
             w = walk(hand, run.rules)
             if not self.positions:
@@ -198,7 +206,15 @@ def duplicate_data(directory: Path) -> dict[str, Any]:
                 [a + b for a, b in zip(x, y, strict=True)]
                 for x, y in zip(deals, leg_series, strict=False)
             ]
-    bankrolls = dict(zip(names, deals[-1] if deals else [0] * len(names), strict=True))
+    # The combined summary's bankrolls (every hand of every leg); the chart's deals are
+    # those every leg finished, which an interrupted match may cut short.
+    summed = dict(zip(names, deals[-1] if deals else [0] * len(names), strict=True))
+    recorded: dict[str, int] = {
+        str(p.get("name")): p["bankroll"]
+        for p in summary.get("players", [])
+        if isinstance(p, dict) and isinstance(p.get("bankroll"), int)
+    }
+    bankrolls = {name: recorded.get(name, summed[name]) for name in names}
     statistics = summary.get("statistics")
     return {
         "kind": "duplicate",

@@ -50,10 +50,20 @@ class _Elements(HTMLParser):
     def __init__(self, page: str) -> None:
         super().__init__()
         self.tags: list[tuple[str, dict[str, str]]] = []
+        self.title = ""
+        self._in_title = False
         self.feed(page)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.append((tag, {k: v or "" for k, v in attrs}))
+        self._in_title = tag == "title"
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_title = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title += data
 
     def find(self, cls: str | None = None, **wanted: str) -> list[dict[str, str]]:
         """The elements of class ``cls`` (if given) whose attributes have the values wanted."""
@@ -246,3 +256,17 @@ def test_tournament_report(tmp_path: Path) -> None:
     _screenshots(tmp_path, page, "tournament")
     linked = out / links[0]
     _legend_matches_lines(_probed_dom(tmp_path, linked), 2, 2)
+
+
+def test_a_bot_name_is_only_ever_text(tmp_path: Path) -> None:
+    run = play(tmp_path / "run", "nlhe", 40)
+    hostile = "<img src=x onerror=\"document.title='pwned'\">&amp;"
+    for name in ("summary.json", "hands.jsonl"):
+        path = run / name
+        path.write_text(path.read_text().replace('"random"', json.dumps(hostile)))
+    page = match_report(run)
+    dom = _probed_dom(tmp_path, page, "#hand=1")
+    assert dom.title.strip() != "pwned"  # the title shows the name, as text
+    assert hostile in dom.title
+    assert not [a for tag, a in dom.tags if tag == "img"]
+    assert next(a["data-bot"] for a in dom.find(cls="legend-item")) == hostile
