@@ -265,8 +265,13 @@ class PlayerStats:
             "swapped_cards": self.swapped
             if self.rules is not None and swap_streets(self.rules)
             else None,
-            "clock_per_street": {
-                street_name(s, self.rules): round(t, 6) for s, t in sorted(self.clock.items())
-            }
-            or None,
+            "clock_per_street": self._clock_by_name() or None,
         }
+
+    def _clock_by_name(self) -> dict[str, float]:
+        # A repeating street (River of Blood's runs) has one name for several boards.
+        named: dict[str, float] = {}
+        for street, seconds in sorted(self.clock.items()):
+            name = street_name(street, self.rules)
+            named[name] = named.get(name, 0.0) + seconds
+        return {name: round(seconds, 6) for name, seconds in named.items()}

@@ -239,3 +239,9 @@ def test_positions_are_named_from_the_blinds(variant: str) -> None:
         ["button", "big blind"] if rules.seats == 2 else ["button", "small blind", "big blind"]
     )
     assert where == expected
+
+
+def test_clock_of_a_repeating_street_adds_up_under_its_name() -> None:
+    # River of Blood Hold'em deals runs after the river (boards of 6, 7, ...): one street.
+    stats = PlayerStats("A", clock={0: 0.5, 6: 1.0, 7: 2.0}, rules=Rules.for_variant("blood"))
+    assert stats.to_dict()["clock_per_street"] == {"preflop": 0.5, "run": 3.0}
