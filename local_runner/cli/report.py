@@ -1,4 +1,5 @@
-"""``pokerbots report``: a match or a tournament as one self-contained HTML file."""
+"""``pokerbots report``: a match, a duplicate match or a tournament as one self-contained
+HTML file."""
 
 from __future__ import annotations
 
@@ -20,12 +21,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="write a match or tournament report as one HTML file",
         description=(
             "Write RUN/report.html: the result with intervals, the bankroll chart, statistics "
-            "per bot, a searchable hand list and a hand viewer. It needs no network: open it "
-            "from the file. For a tournament directory, each match gets its report and "
-            "report.html holds the standings, the cross table and links to the matches."
+            "per bot (VPIP, PFR, aggression, showdowns, by street and by position), a "
+            "searchable hand list and a hand viewer. It needs no network: open it from the "
+            "file. For a duplicate match's folder, one page has the pair result and every "
+            "leg. For a tournament directory, each match gets its report and report.html "
+            "holds both rankings, the cross table as a heat map and links to the matches."
         ),
     )
-    parser.add_argument("run_dir", type=Path, metavar="RUN", help="a run or tournament directory")
+    parser.add_argument(
+        "run_dir", type=Path, metavar="RUN", help="a run, duplicate match or tournament directory"
+    )
     parser.add_argument("--out", type=Path, help="the HTML file to write (default RUN/report.html)")
     parser.set_defaults(handler=run)
 
