@@ -6,78 +6,22 @@ import argparse
 import select
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
 
-from sdk.actions import Action
 from sdk.games import GAMES
-from sdk.rules import Rules
-from sdk.states import GameState, RoundState
 
 from ..tables.config import load_config
 from ..tables.spec import BotSpec
 from ..tables.table import play_table
-from ..view.human import HumanBot, HumanSeat
-from ..view.timeline import street_name
+from ..view.human import human_seat_factory
 from .arguments import VARIANT_HELP, non_negative_int, positive_int, seconds, variant_name
 
-__all__ = ["StreetFirstBot", "register", "run", "street_first_seat_factory"]
+__all__ = ["register", "run"]
 
 PERSON = "you"
-
-
-class StreetFirstBot(HumanBot):
-    """The person's seat, with each street announced before anything is done in it.
-
-    :class:`~local_runner.view.human.HumanBot` shows the street when the person is asked;
-    an opponent who acts first on a street (the big blind after the flop) would be told
-    before that.  Here the street's line (its board and pot) comes first.
-    """
-
-    def __init__(
-        self,
-        rules: Rules,
-        opponent: str,
-        read: Callable[[str], str],
-        write: Callable[[str], object] = print,
-    ) -> None:
-        super().__init__(rules, opponent, read, write)
-        self._street = 0  # the street last shown; the hand's own line shows the preflop
-
-    def handle_new_round(self, game_state: GameState, round_state: RoundState, active: int) -> None:
-        """The hand's lines, as the person's seat prints them; the preflop is shown."""
-        self._street = 0
-        super().handle_new_round(game_state, round_state, active)
-
-    def narrate(self, seat: int, mine: int, action: Action, state: RoundState) -> None:
-        """The street's line when this is its first action, then the action."""
-        if state.street != self._street:
-            self._street = state.street
-            if seat != mine:  # the person's own first action came after get_action's line
-                self.write(
-                    f"  {street_name(state.street, state.rules)} · board "
-                    f"{' '.join(state.board) or '-'} · pot {state.pot}"
-                )
-        super().narrate(seat, mine, action, state)
-
-    def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
-        """Ask the person (whose question shows the street's line)."""
-        self._street = round_state.street
-        return super().get_action(game_state, round_state, active)
-
-
-def street_first_seat_factory(
-    opponent: str, read: Callable[[str], str], write: Callable[[str], object] = print
-) -> Callable[[str, Rules], HumanSeat]:
-    """A ``BotSpec.seat`` maker for a person facing ``opponent``, streets shown first."""
-
-    def make(name: str, rules: Rules) -> HumanSeat:
-        return HumanSeat(name, StreetFirstBot(rules, opponent, read, write), rules)
-
-    return make
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -123,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         variant=args.variant, rounds=args.rounds, seed=args.seed, game_clock=args.game_clock
     )
     name = opponent.name if opponent.name != PERSON else f"{PERSON}-bot"
-    me = BotSpec(PERSON, seat=street_first_seat_factory(name, _read))
+    me = BotSpec(PERSON, seat=human_seat_factory(name, _read))
     out_dir = args.out or Path("runs") / time.strftime("play-%Y%m%d-%H%M%S")
     print(
         f"You play {name} at {config.rules.variant}, {config.rules.num_rounds} hands "

@@ -130,11 +130,17 @@ class HumanBot(Bot):
         self.write = write
         self._cards: tuple[str, ...] = ()
         self._auction_told = False
+        self._street = 0  # the street whose line was shown last (the hand's line: preflop)
 
     def narrate(self, seat: int, mine: int, action: Action, state: RoundState) -> None:
-        """Say what the opponent just did (the person knows what they did themselves)."""
+        """Say what the opponent just did (the person knows what they did themselves); an
+        action that opens a street comes after the street's line."""
         if seat == mine:
             return
+        if state.street != self._street:
+            self._street = state.street
+            name = street_name(state.street, state.rules)
+            self.write(f"  {name} · board {' '.join(state.board) or '-'} · pot {state.pot}")
         if isinstance(action, BidAction) and action.amount == HIDDEN_BID:
             self.write(f"  {self.opponent} places a sealed bid")
         else:
@@ -144,6 +150,7 @@ class HumanBot(Bot):
         """Announce the hand: the seats, the person's cards and bounty rank."""
         self._cards = round_state.hands[active]
         self._auction_told = False
+        self._street = 0
         role = "the dealer (small blind)" if active == 0 else "the big blind"
         self.write("")
         self.write(
@@ -178,13 +185,17 @@ class HumanBot(Bot):
                 f"{bids[1 - active]}; "
                 + (f"you won {cards[2]}" if won else f"{self.opponent} won a third card")
             )
-        name = street_name(state.street, state.rules)
-        self.write(
-            f"  {name} · board {' '.join(state.board) or '-'} · "
+        table = (
             f"pot {state.pot} · you {' '.join(cards)}, stack {state.stacks[active]}, in "
             f"{state.pips[active]} · {self.opponent} stack {state.stacks[1 - active]}, in "
             f"{state.pips[1 - active]}"
         )
+        if state.street != self._street or state.street == 0:
+            self._street = state.street
+            name = street_name(state.street, state.rules)
+            self.write(f"  {name} · board {' '.join(state.board) or '-'} · {table}")
+        else:  # the street's line came before the opponent's action: the board is on screen
+            self.write(f"  {table}")
         self.write(f"  you may: {', '.join(_legal_words(state))}")
         while True:
             answer = parse_answer(self.read("> "), state)

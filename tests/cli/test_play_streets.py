@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from local_runner.cli.play import street_first_seat_factory
 from local_runner.tables.config import ScrimmageConfig
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage
-from local_runner.view.human import HumanSeat
+from local_runner.view.human import HumanSeat, human_seat_factory
 from local_runner.view.timeline import street_name
 from sdk.actions import Action
 from sdk.rules import Rules
@@ -28,7 +27,7 @@ def test_the_opponents_first_action_on_a_street_follows_the_streets_line(
         choices = next(line for line in reversed(screen) if "you may:" in line)
         return "a 50" if "bid" in choices else "c" if "call" in choices else "k"
 
-    factory = street_first_seat_factory("checkcall", answer, screen.append)
+    factory = human_seat_factory("checkcall", answer, screen.append)
 
     def make(name: str, rules: Rules) -> HumanSeat:
         seat = factory(name, rules)
