@@ -14,6 +14,7 @@ from pathlib import Path
 from ..runs.errors import RunError
 from ..runs.layout import (
     BANKROLL_PNG,
+    DEALER_LOG_FILE,
     GAMELOG_FILE,
     HANDS_FILE,
     LEG_FOLDERS,
@@ -26,7 +27,7 @@ from ..tables.spec import UsageError
 __all__ = ["kit_files", "prepare_scrimmage_folder"]
 
 #: What a scrimmage writes whatever the bots are called.
-_MATCH_FILES = (GAMELOG_FILE, HANDS_FILE, SUMMARY_FILE, BANKROLL_PNG)
+_MATCH_FILES = (GAMELOG_FILE, HANDS_FILE, SUMMARY_FILE, DEALER_LOG_FILE, BANKROLL_PNG)
 
 
 def _player_names(folder: Path) -> list[str] | None:
@@ -45,8 +46,9 @@ def kit_files(folder: Path) -> tuple[list[Path], list[Path]]:
     """What in ``folder`` a previous scrimmage wrote, and what else is there.
 
     A scrimmage's folder holds its summary.json (which names the players), the game
-    logs, ``NAME.log`` for each player, bankroll.png, and for a duplicate match the
-    folders half-1/ and half-2/ (three-handed, leg-1/ to leg-6/) holding the same.
+    logs (dealer.log too in an ACPC game), ``NAME.log`` for each player, bankroll.png, and
+    for a duplicate match the folders half-1/ and half-2/ (three-handed, leg-1/ to leg-6/)
+    holding the same.
     Without a readable summary.json nothing is recognised.
     """
     names = _player_names(folder)

@@ -3,7 +3,8 @@
 A match (a scrimmage, or one match of a tournament) writes into its folder:
 
 * ``gamelog.txt``, ``hands.jsonl``, ``summary.json`` (:mod:`.gamelog`, :mod:`.hands`,
-  :mod:`.summary`), ``NAME.log`` for each bot, and ``bankroll.png`` with ``--plot``;
+  :mod:`.summary`), ``NAME.log`` for each bot, ``dealer.log`` in an ACPC game
+  (:mod:`.dealer_log`), and ``bankroll.png`` with ``--plot``;
   ``pokerbots export`` and ``report`` add ``hands.phhs`` and ``report.html``;
 * a duplicate match writes each leg as such a match in its own folder (``half-1`` and
   ``half-2`` heads-up, ``leg-1`` to ``leg-6`` three-handed) and its combined
@@ -23,6 +24,7 @@ from ..engine.seating import duplicate_orders
 __all__ = [
     "BANKROLL_PNG",
     "CROSS_TABLE_PNG",
+    "DEALER_LOG_FILE",
     "GAMELOG_FILE",
     "HALF_DIRECTORIES",
     "HANDS_FILE",
@@ -47,6 +49,8 @@ GAMELOG_FILE = "gamelog.txt"
 HANDS_FILE = "hands.jsonl"
 #: A match's (or a duplicate match's combined) result (:mod:`.summary`).
 SUMMARY_FILE = "summary.json"
+#: An ACPC game's match as the ACPC dealer logs it (:mod:`.dealer_log`).
+DEALER_LOG_FILE = "dealer.log"
 #: A match's bankroll chart (``--plot``).
 BANKROLL_PNG = "bankroll.png"
 #: A run's hands as PHH (``pokerbots export``, ``--phh``), when written into the run's folder.

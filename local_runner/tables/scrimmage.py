@@ -49,6 +49,7 @@ from ..programs.process import (
 from ..programs.sandbox import Sandbox, sandbox_problem
 from ..results.match_stats import MatchStats
 from ..results.stats import statistics_dict
+from ..runs.dealer_log import DealerLogWriter, keeps_dealer_log
 from ..runs.layout import bot_log_name
 from ..runs.writer import MatchLogWriter
 from .config import ScrimmageConfig
@@ -158,6 +159,13 @@ def run_scrimmage(
             writer = cleanup.enter_context(
                 MatchLogWriter(out_dir, config.rules, tuple(table.names), config.seed)
             )
+            dealer_log = None
+            if keeps_dealer_log(config.rules):  # the ACPC server's log of the match, too
+                dealer_log = cleanup.enter_context(
+                    DealerLogWriter(
+                        out_dir, config.rules, tuple(table.names), config.seed, out_dir.name
+                    )
+                )
             try:
                 table.seat_bots(cleanup)
             except KeyboardInterrupt:
@@ -171,6 +179,8 @@ def run_scrimmage(
 
             def observe(record: HandRecord) -> None:
                 writer.on_hand(record)
+                if dealer_log is not None:
+                    dealer_log.on_hand(record)
                 moments(record)
                 if on_hand is not None:
                     on_hand(record)

@@ -20,7 +20,6 @@ runs past the river and a permuted order of values have no ACPC form.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
@@ -39,6 +38,7 @@ from sdk.games import GAMES
 from sdk.pots import exact_pot_deltas
 
 from ..engine.dealer import showdown_ranks
+from ..runs.dealer_log import as_decimal
 from ..runs.errors import RunError
 from ..runs.reader import Run
 from .phh import phh_cannot_hold, position_seats
@@ -85,10 +85,6 @@ def _values(w: Walk) -> tuple[Fraction, ...]:
     return exact_pot_deltas(last.contributions, last.folded, ranks)
 
 
-def _decimal(value: Fraction) -> Decimal:
-    return Decimal(value.numerator) / Decimal(value.denominator)
-
-
 def hand_to_acpc(w: Walk) -> str:
     """The ``STATE`` line of a replayed hand."""
     hand = w.hand
@@ -100,7 +96,7 @@ def hand_to_acpc(w: Walk) -> str:
             _betting(w),
             tuple(tuple(hand.hole_cards[s]) for s in seats),
             board_rounds(w.last.board),
-            tuple(_decimal(values[s]) for s in seats),
+            tuple(as_decimal(values[s]) for s in seats),
             tuple(hand.players[s] for s in seats),
         )
     )
@@ -146,6 +142,6 @@ def write_acpc_log(run: Run, path: Path) -> int:
             for name, value in zip(hand.players, _values(w), strict=True):
                 totals[name] = totals.get(name, Fraction(0)) + value
             count += 1
-        score = Score(tuple(_decimal(totals[n]) for n in run.names), tuple(run.names))
+        score = Score(tuple(as_decimal(totals[n]) for n in run.names), tuple(run.names))
         out.write(format_score(score) + "\n")
     return count

@@ -1,0 +1,145 @@
+"""``dealer.log``: an ACPC game's match written as the ACPC dealer logs it, while it is played.
+
+The ACPC server's dealer writes, beside every match, a ``STATE`` line per hand (the betting,
+every hole card, the board, each position's result, the names) and a final ``SCORE`` line;
+competitors' scripts and PokerKit read that format.  A match of an ACPC game (``acpc-2pl``,
+``acpc-2pn``, ``acpc-3pl`` or a ``--game`` file) gets the same file here, one line appended
+per hand, so no export is needed.  The line is the one ``pokerbots export --format acpc``
+writes for the hand (the tests hold the two equal): both are made with the one ACPC codec of
+:mod:`sdk.acpc`, and a 3-seat showdown's values are the exact shares of the pots
+(:func:`sdk.pots.exact_pot_deltas`), as the dealer computes them.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from types import TracebackType
+from typing import TextIO
+
+from sdk.acpc import (
+    AcpcAction,
+    LogState,
+    Score,
+    action_to_wire,
+    board_rounds,
+    format_log_state,
+    format_score,
+    seat_of_position,
+)
+from sdk.games import ACPC, native_wire
+from sdk.pots import exact_pot_deltas
+from sdk.rules import Rules
+from sdk.states import TerminalState
+
+from ..engine.dealer import showdown_ranks
+from ..engine.records import ActionEvent, HandRecord, StreetEvent
+from .layout import DEALER_LOG_FILE
+
+__all__ = ["DealerLogWriter", "as_decimal", "keeps_dealer_log"]
+
+#: What a name in the log may not hold (the format's separators and white space).
+_FORBIDDEN = str.maketrans({c: "_" for c in ":| \t\r\n"})
+
+
+def keeps_dealer_log(rules: Rules) -> bool:
+    """Whether a match of ``rules`` gets a ``dealer.log``: a game the ACPC server plays."""
+    return native_wire(rules) == ACPC
+
+
+class DealerLogWriter:
+    """Appends each finished hand of a match to ``directory/dealer.log``; :meth:`close` adds
+    the ``SCORE`` line.  ``names`` are the players in the order the match names them."""
+
+    def __init__(
+        self, directory: Path, rules: Rules, names: tuple[str, ...], seed: int, label: str
+    ) -> None:
+        """Open the log and write the dealer's header comments."""
+        self.rules = rules
+        self.names = tuple(name.translate(_FORBIDDEN) or "_" for name in names)
+        self._log_names = dict(zip(names, self.names, strict=True))
+        self._totals = dict.fromkeys(self.names, Fraction(0))
+        self._positions = tuple(seat_of_position(p, rules.seats) for p in range(rules.seats))
+        game = f"{'limit' if rules.limit else 'nolimit'}-holdem-{rules.seats}p"
+        self._file: TextIO | None = (directory / DEALER_LOG_FILE).open(
+            "w", encoding="utf-8", newline="\n"
+        )
+        self._file.write(
+            f"# name/game/hands/seed {label} {game} {rules.num_rounds} {seed}\n"
+            f"# pokerbots-kit: stacks {rules.starting_stack}, blinds "
+            f"{rules.small_blind}/{rules.big_blind}, stacks reset every hand\n"
+        )
+        if self.names != tuple(names):
+            self._file.write("# names with ':', '|' or spaces are written with '_' instead\n")
+
+    def on_hand(self, record: HandRecord) -> None:
+        """Append the hand's ``STATE`` line."""
+        if self._file is None:
+            return
+        values = _values(record)
+        seats = self._positions
+        names = tuple(self._log_names[record.players[s]] for s in seats)
+        state = LogState(
+            record.number - 1,  # the dealer counts hands from 0
+            _betting(record),
+            tuple(tuple(record.final_hands[s]) for s in seats),
+            board_rounds(record.board),
+            tuple(as_decimal(values[s]) for s in seats),
+            names,
+        )
+        self._file.write(format_log_state(state) + "\n")
+        for name, value in zip(names, (values[s] for s in seats), strict=True):
+            self._totals[name] += value
+
+    def close(self) -> None:
+        """Write the ``SCORE`` line (each player's total, in the match's order) and close."""
+        if self._file is None:
+            return
+        score = Score(tuple(as_decimal(self._totals[n]) for n in self.names), self.names)
+        self._file.write(format_score(score) + "\n")
+        self._file.close()
+        self._file = None
+
+    def __enter__(self) -> DealerLogWriter:
+        """Return self; leaving the block closes the log."""
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        """Close the log (with its ``SCORE`` line), whatever ended the match."""
+        self.close()
+
+
+def _betting(record: HandRecord) -> tuple[tuple[AcpcAction, ...], ...]:
+    """The hand's actions by betting round, as the wire writes them; a round dealt after
+    the last action (the board running out) is an empty one."""
+    rounds: list[list[AcpcAction]] = [[]]
+    for event in record.events:
+        if type(event) is ActionEvent:
+            rounds[-1].append(action_to_wire(event.state, event.action))
+        elif type(event) is StreetEvent:
+            while len(rounds) < len(board_rounds(event.board)):
+                rounds.append([])
+    return tuple(tuple(actions) for actions in rounds)
+
+
+def _values(record: HandRecord) -> tuple[Fraction, ...]:
+    """Each seat's result as the dealer computes it: the kit's chips, except at a showdown of
+    three or more, where a split pot's exact shares can be fractions."""
+    if len(record.deltas) == 2 or not record.showdown:
+        return tuple(Fraction(delta) for delta in record.deltas)
+    last = next(e for e in reversed(record.events) if type(e) is ActionEvent)
+    after = last.state.proceed(last.action)
+    before = after.previous_state if isinstance(after, TerminalState) else after
+    ranks = showdown_ranks(record.final_hands, record.board, before.folded)
+    return exact_pot_deltas(before.contributions, before.folded, ranks)
+
+
+def as_decimal(value: Fraction) -> Decimal:
+    """A result as the dealer writes it: exact (a third of a chip has enough digits)."""
+    return Decimal(value.numerator) / Decimal(value.denominator)
