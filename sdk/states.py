@@ -357,13 +357,20 @@ class RoundState(NamedTuple):
         at all-in.
         """
         (_, street, pips, stacks, _, _, _, rules, _, _, _, actor, _, folded, _, last_raise) = self
-        high = _high(pips)
         deepest = 0  # what the deepest opponent still in could put in on this street
-        for seat in _OTHERS[len(pips)][actor]:
-            if not folded[seat]:
-                reach = pips[seat] + stacks[seat]
-                if reach > deepest:
-                    deepest = reach
+        if len(pips) == 2:  # heads-up first, the common case: one opponent, no loop
+            first, second = pips
+            high = first if first > second else second
+            other = 1 - actor
+            if not folded[other]:
+                deepest = pips[other] + stacks[other]
+        else:
+            high = max(pips)
+            for seat in _OTHERS[len(pips)][actor]:
+                if not folded[seat]:
+                    reach = pips[seat] + stacks[seat]
+                    if reach > deepest:
+                        deepest = reach
         most = pips[actor] + stacks[actor]
         if deepest < most:
             most = deepest
@@ -882,13 +889,23 @@ def _compute_schedule(streets: tuple[Street, ...], rules: Rules) -> _Schedule:
 _SCHEDULES: dict[int, tuple[Rules, _Schedule]] = {}
 
 
+#: The last entry used, checked first (one identity test: a match asks for the same rules
+#: street after street); replaced whole, as :data:`_last_opening`.
+_last_schedule: tuple[Rules, _Schedule] | None = None
+
+
 def _schedule(rules: Rules) -> _Schedule:
     """The street schedule of ``rules``' game, computed on first use."""
+    global _last_schedule
+    entry = _last_schedule
+    if entry is not None and entry[0] is rules:
+        return entry[1]
     entry = _SCHEDULES.get(id(rules))
     if entry is None or entry[0] is not rules:
         if len(_SCHEDULES) >= 64:  # a long-lived process making rules per hand stays small
             _SCHEDULES.clear()
         entry = _SCHEDULES[id(rules)] = (rules, _compute_schedule(streets_of(rules), rules))
+    _last_schedule = entry
     return entry[1]
 
 
