@@ -217,8 +217,14 @@ class BotClient(BotCaller):
         self.seat = clause.seat
 
     def _on_hole_cards(self, clause: HoleCards) -> None:
-        hands: list[tuple[str, ...]] = [()] * self.rules.seats
-        hands[self.seat] = clause.cards
+        cards, seat, seats = clause.cards, self.seat, self.rules.seats
+        hands: tuple[tuple[str, ...], ...]
+        if seats == 2 and (seat == 0 or seat == 1):  # heads-up, spelled out: once a hand
+            hands = (cards, ()) if seat == 0 else ((), cards)
+        else:
+            unknown: list[tuple[str, ...]] = [()] * seats
+            unknown[seat] = cards
+            hands = tuple(unknown)
         self.round_state = RoundState.new_hand(self.rules, hands)
         self._new_round_pending = True
 
