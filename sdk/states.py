@@ -335,10 +335,18 @@ class RoundState(NamedTuple):
             return _BID_ONLY
         if rules.discard and street in _schedule(rules).discards:
             return _DISCARD_ONLY if actor == opener else _CHECK_ONLY
-        cost = _high(pips) - pips[actor]
         # A raise needs chips beyond the call, another seat to answer it, and (limit) a
         # bet left under the street's cap.
-        if stacks[actor] > cost and _answerable(stacks, folded, actor):
+        if len(pips) == 2:  # heads-up first, spelled out: the common case, once a decision
+            other = 1 - actor
+            cost = pips[other] - pips[actor]
+            if cost < 0:
+                cost = 0
+            answerable = stacks[other] > 0 and not folded[other]
+        else:
+            cost = max(pips) - pips[actor]
+            answerable = _answerable(stacks, folded, actor)
+        if answerable and stacks[actor] > cost:
             limit = rules.limit
             if limit is None or raises < limit.max_raises[_schedule(rules).rounds[street]]:
                 if cost:
@@ -554,7 +562,9 @@ class RoundState(NamedTuple):
         else:
             raise TypeError(f"proceed() takes an action, not {action!r}.")
         # The next seat to act, unless the turn comes back to the opener: the street ends.
-        for seat in _SEATS_AFTER[len(pips)][actor]:
+        # Heads-up that is the other seat or nobody (the actor is the opener, or the other
+        # seat is), so the loop is spelled out as one test.
+        for seat in (1 - actor,) if len(pips) == 2 else _SEATS_AFTER[len(pips)][actor]:
             if seat == opener:
                 break
             # A seat with chips acts; an all-in one only where the rules ask it to check.
