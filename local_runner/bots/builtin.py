@@ -95,7 +95,7 @@ class RandomBot(Bot):
         kind = rng.choice(_in_name_order(legal))
         if kind is RaiseAction:
             low, high = round_state.raise_bounds()
-            return RaiseAction(rng.randint(low, high))
+            return RaiseAction(rng.randrange(low, high + 1))  # randint(low, high), one call fewer
         if kind is FoldAction:
             return _FOLD_ACTION
         return _CALL if kind is CallAction else _CHECK

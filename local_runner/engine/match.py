@@ -323,7 +323,7 @@ class Match:
     def _deal_street(self, state: RoundState, deal: Deal, record: HandRecord) -> RoundState:
         board = state.board_with_deal(deal.board)
         state = state.with_board(board)
-        record.events.append(StreetEvent(state.street, board, state.stacks))
+        record.events.append(_new(StreetEvent, (state.street, board, state.stacks)))
         if deal.swaps and state.street in self._swap_streets:
             plan = deal.swaps[self._swap_streets.index(state.street)]
             for seat in (0, 1):
