@@ -173,9 +173,17 @@ class BotClient(BotCaller):
             self._finish_round()
             return _ACK
         state = self.round_state
-        if not isinstance(state, RoundState):
+        if type(state) is not RoundState:  # the client makes its own states
             raise ProtocolError("the engine asked for an action outside a hand.")
-        return self._ask_bot(state)
+        # Ask the bot (spelled out here: one call fewer per decision).
+        seat = self.seat
+        if state.actor != seat:
+            warn(
+                f"the engine asked seat {seat} to act, but by this client's "
+                f"count seat {state.actor} is to act; the history may be out of sync.",
+            )
+        game = self.game_state
+        return self.call_get_action(game, state, seat, game.round_num)
 
     def _finish_round(self) -> None:
         self._hand_over = False
@@ -189,14 +197,6 @@ class BotClient(BotCaller):
         self._new_round_pending = False
         assert isinstance(self.round_state, RoundState)
         self.bot.handle_new_round(self.game_state, self.round_state, self.seat)
-
-    def _ask_bot(self, state: RoundState) -> Action:
-        if state.actor != self.seat:
-            warn(
-                f"the engine asked seat {self.seat} to act, but by this client's "
-                f"count seat {state.actor} is to act; the history may be out of sync.",
-            )
-        return self.call_get_action(self.game_state, state, self.seat, self.game_state.round_num)
 
     def _apply_action(self, action: Action) -> None:
         state = self.round_state
@@ -217,8 +217,14 @@ class BotClient(BotCaller):
         self.seat = clause.seat
 
     def _on_hole_cards(self, clause: HoleCards) -> None:
-        hands: list[tuple[str, ...]] = [()] * self.rules.seats
-        hands[self.seat] = clause.cards
+        cards, seat, seats = clause.cards, self.seat, self.rules.seats
+        hands: tuple[tuple[str, ...], ...]
+        if seats == 2 and (seat == 0 or seat == 1):  # heads-up, spelled out: once a hand
+            hands = (cards, ()) if seat == 0 else ((), cards)
+        else:
+            unknown: list[tuple[str, ...]] = [()] * seats
+            unknown[seat] = cards
+            hands = tuple(unknown)
         self.round_state = RoundState.new_hand(self.rules, hands)
         self._new_round_pending = True
 

@@ -335,10 +335,18 @@ class RoundState(NamedTuple):
             return _BID_ONLY
         if rules.discard and street in _schedule(rules).discards:
             return _DISCARD_ONLY if actor == opener else _CHECK_ONLY
-        cost = _high(pips) - pips[actor]
         # A raise needs chips beyond the call, another seat to answer it, and (limit) a
         # bet left under the street's cap.
-        if stacks[actor] > cost and _answerable(stacks, folded, actor):
+        if len(pips) == 2:  # heads-up first, spelled out: the common case, once a decision
+            other = 1 - actor
+            cost = pips[other] - pips[actor]
+            if cost < 0:
+                cost = 0
+            answerable = stacks[other] > 0 and not folded[other]
+        else:
+            cost = max(pips) - pips[actor]
+            answerable = _answerable(stacks, folded, actor)
+        if answerable and stacks[actor] > cost:
             limit = rules.limit
             if limit is None or raises < limit.max_raises[_schedule(rules).rounds[street]]:
                 if cost:
@@ -357,13 +365,20 @@ class RoundState(NamedTuple):
         at all-in.
         """
         (_, street, pips, stacks, _, _, _, rules, _, _, _, actor, _, folded, _, last_raise) = self
-        high = _high(pips)
         deepest = 0  # what the deepest opponent still in could put in on this street
-        for seat in _OTHERS[len(pips)][actor]:
-            if not folded[seat]:
-                reach = pips[seat] + stacks[seat]
-                if reach > deepest:
-                    deepest = reach
+        if len(pips) == 2:  # heads-up first, the common case: one opponent, no loop
+            first, second = pips
+            high = first if first > second else second
+            other = 1 - actor
+            if not folded[other]:
+                deepest = pips[other] + stacks[other]
+        else:
+            high = max(pips)
+            for seat in _OTHERS[len(pips)][actor]:
+                if not folded[seat]:
+                    reach = pips[seat] + stacks[seat]
+                    if reach > deepest:
+                        deepest = reach
         most = pips[actor] + stacks[actor]
         if deepest < most:
             most = deepest
@@ -547,7 +562,9 @@ class RoundState(NamedTuple):
         else:
             raise TypeError(f"proceed() takes an action, not {action!r}.")
         # The next seat to act, unless the turn comes back to the opener: the street ends.
-        for seat in _SEATS_AFTER[len(pips)][actor]:
+        # Heads-up that is the other seat or nobody (the actor is the opener, or the other
+        # seat is), so the loop is spelled out as one test.
+        for seat in (1 - actor,) if len(pips) == 2 else _SEATS_AFTER[len(pips)][actor]:
             if seat == opener:
                 break
             # A seat with chips acts; an all-in one only where the rules ask it to check.
@@ -882,13 +899,23 @@ def _compute_schedule(streets: tuple[Street, ...], rules: Rules) -> _Schedule:
 _SCHEDULES: dict[int, tuple[Rules, _Schedule]] = {}
 
 
+#: The last entry used, checked first (one identity test: a match asks for the same rules
+#: street after street); replaced whole, as :data:`_last_opening`.
+_last_schedule: tuple[Rules, _Schedule] | None = None
+
+
 def _schedule(rules: Rules) -> _Schedule:
     """The street schedule of ``rules``' game, computed on first use."""
+    global _last_schedule
+    entry = _last_schedule
+    if entry is not None and entry[0] is rules:
+        return entry[1]
     entry = _SCHEDULES.get(id(rules))
     if entry is None or entry[0] is not rules:
         if len(_SCHEDULES) >= 64:  # a long-lived process making rules per hand stays small
             _SCHEDULES.clear()
         entry = _SCHEDULES[id(rules)] = (rules, _compute_schedule(streets_of(rules), rules))
+    _last_schedule = entry
     return entry[1]
 
 

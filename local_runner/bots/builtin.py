@@ -49,19 +49,27 @@ class CheckCallBot(Bot):
     def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
         """Check, else call; bid the whole stack in an auction; discard the first hole card."""
         legal = round_state.legal_actions()
+        if CheckAction in legal:  # a check is never offered beside a bid or a discard
+            return _CHECK
         if BidAction in legal:
             return BidAction(round_state.bid_bounds()[1])
         if DiscardAction in legal:
             return DiscardAction(0)
-        return CheckAction() if CheckAction in legal else CallAction()
+        return _CALL
 
 
 _FOLD: frozenset[ActionType] = frozenset({FoldAction})
+# The actions without a field, made once: a frozen dataclass costs a call to build, and the
+# built-in bots answer most decisions with one of these (actions are immutable values).
+_CHECK, _CALL, _FOLD_ACTION = CheckAction(), CallAction(), FoldAction()
 
 
 @cache
 def _in_name_order(legal: frozenset[ActionType]) -> tuple[ActionType, ...]:
-    """The legal action types in a fixed order, so a seeded bot is reproducible."""
+    """The action types the random bot picks from, in a fixed order so that a seeded bot is
+    reproducible: the legal ones, less a fold when a check is free (it never folds then)."""
+    if FoldAction in legal and CheckAction in legal:
+        legal = legal - _FOLD
     return tuple(sorted(legal, key=lambda cls: cls.__name__))
 
 
@@ -83,15 +91,14 @@ class RandomBot(Bot):
             return BidAction(rng.randint(low, high))
         if DiscardAction in legal:
             return DiscardAction(rng.choice(round_state.discard_indices()))
-        if FoldAction in legal and CheckAction in legal:
-            legal = legal - _FOLD  # a free check: never fold (Bounty Hold'em would allow it)
+        # A free check: never fold (Bounty Hold'em would allow it); _in_name_order drops it.
         kind = rng.choice(_in_name_order(legal))
         if kind is RaiseAction:
             low, high = round_state.raise_bounds()
-            return RaiseAction(rng.randint(low, high))
+            return RaiseAction(rng.randrange(low, high + 1))  # randint(low, high), one call fewer
         if kind is FoldAction:
-            return FoldAction()
-        return CallAction() if kind is CallAction else CheckAction()
+            return _FOLD_ACTION
+        return _CALL if kind is CallAction else _CHECK
 
 
 class RaiseBot(Bot):

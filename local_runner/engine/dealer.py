@@ -63,17 +63,21 @@ _new = tuple.__new__
 
 
 #: Per rules object (by identity, with the object kept alive): hole cards a seat gets, board
-#: cards to deal, and the swap chance of each swap street in order (flop, turn).
-_DEALT: dict[int, tuple[int, int, tuple[float, ...]]] = {}
+#: cards to deal, the swap chance of each swap street in order (flop, turn), and the radix
+#: chunks of the shuffle (see :func:`_chunks`).
+_Chunk = tuple[int, tuple[tuple[int, int], ...]]
+_Dealt = tuple[int, int, tuple[float, ...], tuple[_Chunk, ...]]
+_DEALT: dict[int, _Dealt] = {}
 _DEALT_RULES: list[Rules] = []
 
 
-def _dealt(rules: Rules) -> tuple[int, int, tuple[float, ...]]:
-    """How many hole cards each seat gets, how many board cards are dealt, and the chance of
-    a swap on each swap street, from the game's declared streets: the board is the last
-    street's, less the discards (Toss Hold'em: three hole cards and four dealt board cards);
-    a game whose last street repeats (River of Blood) deals the whole deck, as its board may
-    use any card left.  Kept per rules object: a hash of the rules costs more than a deal."""
+def _dealt(rules: Rules) -> _Dealt:
+    """How many hole cards each seat gets, how many board cards are dealt, the chance of a
+    swap on each swap street, and the shuffle's radix chunks, from the game's declared
+    streets: the board is the last street's, less the discards (Toss Hold'em: three hole
+    cards and four dealt board cards); a game whose last street repeats (River of Blood)
+    deals the whole deck, as its board may use any card left.  Kept per rules object: a
+    hash of the rules costs more than a deal."""
     streets = streets_of(rules)
     holes = TOSS_HOLE_CARDS if rules.discard else 2
     if streets[-1].more is not None:
@@ -85,23 +89,59 @@ def _dealt(rules: Rules) -> tuple[int, int, tuple[float, ...]]:
         _DEALT_RULES.clear()
     _DEALT_RULES.append(rules)  # keeps the id from being reused while the entry lives
     chances = tuple(swap_chance(rules, street) for street in swap_streets(rules))
-    _DEALT[id(rules)] = entry = (holes, board, chances)
+    needed = holes * rules.seats + board
+    needed += (8 if rules.swap is not None else 0) + (2 if rules.auction else 0)
+    _DEALT[id(rules)] = entry = (holes, board, chances, _chunks(needed))
     return entry
+
+
+def _chunks(needed: int) -> tuple[_Chunk, ...]:
+    """The shuffle's draws ``0 .. needed - 1`` in chunks ``(product, draws)``: each draw is
+    ``(i, 52 - i)``, the card it places and its radix; a chunk's draws take their offsets
+    ``x % (52 - i)`` one after the other, and the product of their radices stays under 2**60.
+
+    Taking ``x % product`` once and the chunk's offsets from that small remainder gives the
+    same offsets as dividing the 512-bit ``x`` by each radix in turn (mixed-radix digits),
+    and leaves ``x // product``, as the one-by-one division would; a division of the
+    512-bit number costs several times one of a 64-bit number."""
+    chunks: list[_Chunk] = []
+    first = 0
+    while first < needed:
+        product, end = 1, first
+        while end < needed and product * (52 - end) < 1 << 60:
+            product *= 52 - end
+            end += 1
+        chunks.append((product, tuple((i, 52 - i) for i in range(first, end))))
+        first = end
+    return tuple(chunks)
+
+
+#: The start of each match's entropy key, by seed (see :func:`_entropy`): made once, not
+#: once per hand.
+_KEY_PREFIXES: dict[int, str] = {}
 
 
 def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
     """The cards of hand number ``hand`` (from 1) of a match played with ``seed``."""
-    x = _entropy(seed, hand)
+    # _entropy(seed, hand), with the key's start made once per seed.
+    prefix = _KEY_PREFIXES.get(seed)
+    if prefix is None:
+        if len(_KEY_PREFIXES) >= 64:
+            _KEY_PREFIXES.clear()
+        prefix = _KEY_PREFIXES[seed] = f"pokerbots:{seed}:"
+    key = (prefix + str(hand)).encode()
+    x = int.from_bytes(hashlib.blake2b(key, digest_size=64).digest(), "little")
     swap = rules.swap
     seats = rules.seats
-    hole_count, dealt, swap_chances = _DEALT.get(id(rules)) or _dealt(rules)
+    hole_count, dealt, swap_chances, chunks = _DEALT.get(id(rules)) or _dealt(rules)
     holes_end = hole_count * seats
-    needed = holes_end + dealt + (8 if swap is not None else 0) + (2 if rules.auction else 0)
     deck = list(DECK)
-    for i in range(needed):  # a partial Fisher-Yates shuffle
-        x, offset = divmod(x, 52 - i)
-        j = i + offset
-        deck[i], deck[j] = deck[j], deck[i]
+    for product, draws in chunks:  # a partial Fisher-Yates shuffle
+        x, rest = divmod(x, product)
+        for i, radix in draws:
+            j = i + rest % radix
+            rest //= radix
+            deck[i], deck[j] = deck[j], deck[i]
     holes = _holes(deck, seats, hole_count)
     next_card = holes_end + dealt
     board = tuple(deck[holes_end:next_card])

@@ -133,6 +133,10 @@ class Match:
         self.hands_played = 0
         self.interrupted = False
         self._stopped = False
+        # Per rotation of the seats (slots_in_seats): the players and their names in seat
+        # order, made once per match rather than once per hand.
+        self._seatings: dict[tuple[int, ...], tuple[tuple[_Player, ...], tuple[str, ...]]] = {}
+        self._no_bounties: tuple[str | None, ...] = (None,) * rules.seats
 
     # -- the match ---------------------------------------------------------
 
@@ -186,21 +190,20 @@ class Match:
         """Play hand ``number`` (from 1) and return its record."""
         rules = self.rules
         deal = deal_hand(rules, self.seed, number)
-        # List comprehensions rather than generators: this runs once per hand, in every match.
         slots = slots_in_seats(number, rules.seats)
-        by_seat = tuple([self.players[slot] for slot in slots])
-        bounties: tuple[str | None, ...] = (None,) * rules.seats
+        seating = self._seatings.get(slots)
+        if seating is None:  # the players and names in seat order: one per rotation
+            players = tuple([self.players[slot] for slot in slots])
+            names = tuple([player.result.name for player in players])
+            seating = self._seatings[slots] = (players, names)
+        by_seat, names = seating
+        bounties = self._no_bounties
         if rules.bounty is not None:
             slot_ranks = bounty_ranks(self.seed, (number - 1) // rules.bounty.period)
             bounties = tuple([slot_ranks[slot] for slot in slots])
-        results = [player.result for player in by_seat]
-        record = HandRecord(
-            number,
-            tuple([result.name for result in results]),
-            tuple([result.bankroll for result in results]),
-            deal.holes,
-            bounties,
-        )
+        # A list comprehension rather than a generator: this runs once per hand, every match.
+        bankrolls = tuple([player.result.bankroll for player in by_seat])
+        record = HandRecord(number, names, bankrolls, deal.holes, bounties)
         record.values = self.values
         state: RoundState | TerminalState = RoundState.new_hand(rules, deal.holes, bounties)
         events = record.events
@@ -320,7 +323,7 @@ class Match:
     def _deal_street(self, state: RoundState, deal: Deal, record: HandRecord) -> RoundState:
         board = state.board_with_deal(deal.board)
         state = state.with_board(board)
-        record.events.append(StreetEvent(state.street, board, state.stacks))
+        record.events.append(_new(StreetEvent, (state.street, board, state.stacks)))
         if deal.swaps and state.street in self._swap_streets:
             plan = deal.swaps[self._swap_streets.index(state.street)]
             for seat in (0, 1):

@@ -51,7 +51,11 @@ from ..engine.seating import slots_in_seats
 
 __all__ = ["final_line", "format_fault", "format_hand", "header_line", "values_lines"]
 
-_PLAIN_ACTIONS: dict[type, str] = {FoldAction: "folds", CallAction: "calls", CheckAction: "checks"}
+_PLAIN_ACTIONS: dict[type, str] = {
+    FoldAction: " folds",
+    CallAction: " calls",
+    CheckAction: " checks",
+}
 
 # Details that already read as the MIT engine's fault lines do.
 _MIT_FAULT_PREFIXES = (
@@ -79,16 +83,20 @@ def format_fault(name: str, fault: Fault) -> str:
 
 
 def _action_line(name: str, action: Action, state: RoundState) -> str:
-    if isinstance(action, RaiseAction):
+    # `type(...) is` (actions are final classes) and the plain actions first: once an action.
+    plain = _PLAIN_ACTIONS.get(type(action))
+    if plain is not None:
+        return name + plain
+    if type(action) is RaiseAction:
         pips = state.pips
         verb = " bets " if pips[0] == 0 and pips[1] == 0 else " raises to "
         return name + verb + str(action.amount)
-    if isinstance(action, BidAction):
+    if type(action) is BidAction:
         return f"{name} bids {action.amount}"
-    if isinstance(action, DiscardAction):
+    if type(action) is DiscardAction:
         hand = state.hands[state.actor]
         return f"{name} discards {hand[action.index]}"
-    return f"{name} {_PLAIN_ACTIONS[type(action)]}"
+    raise TypeError(f"{action!r} is not an action.")
 
 
 def _cards(cards: Sequence[str], values: str | None) -> str:
@@ -152,8 +160,10 @@ def format_hand(record: HandRecord, rules: Rules) -> list[str]:
             append_hands()
             hands_due = False
         if isinstance(event, ActionEvent):
-            append(_action_line(names[event.seat], event.action, event.state))
-            folded[event.seat] = folded[event.seat] or isinstance(event.action, FoldAction)
+            seat, action = event.seat, event.action
+            append(_action_line(names[seat], action, event.state))
+            if type(action) is FoldAction:  # (actions are final classes)
+                folded[seat] = True
         elif isinstance(event, StreetEvent):
             board = event.board
             street = street_named(rules, event.street)
