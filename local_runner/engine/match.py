@@ -209,7 +209,10 @@ class Match:
         events = record.events
         while isinstance(state, RoundState):
             active = state.actor
-            action, forced, seconds = self._decide(by_seat[active], active, state, record)
+            player = by_seat[active]
+            action, forced, seconds = self._decide(player, active, state, record)
+            if player.hand_faults:  # as the MIT engines log it: the fault, then its default
+                self._flush_faults(player, record)
             events.append(_new(ActionEvent, (active, action, state, forced, seconds)))
             before = state
             state = state.proceed(action)
@@ -420,7 +423,8 @@ class Match:
         player.hand_faults.append(fault)
 
     def _flush_faults(self, player: _Player, record: HandRecord | None) -> None:
-        """Attach the faults noted since the last hand ended to ``record``."""
+        """Attach the faults noted since they were last attached to ``record``: a decision's
+        just before the action it led to, the others at the end of the hand."""
         if not player.hand_faults or record is None:
             player.hand_faults.clear()
             return
