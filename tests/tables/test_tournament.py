@@ -180,6 +180,23 @@ def test_a_dask_cluster_gives_the_same_table_as_the_local_pool(
         assert isinstance(sent, distributed.Future)
         assert len(client.who_has([sent])[sent.key]) == 2
         assert client.gather(sent) == bundle
+        # Interrupted on the cluster (Ctrl-C in the parent), then resumed on it.
+        calls: list[str] = []
+
+        def interrupt_once(match: Any, progress: TournamentProgress) -> None:
+            calls.append(match.match_id)
+            if len(calls) == 2:
+                raise KeyboardInterrupt
+
+        out = tmp_path / "dask-interrupted"
+        first = run_tournament(plan, out, executor, ship_bots=True, on_match=interrupt_once)
+        resumed = run_tournament(plan, out, executor, resume=True, ship_bots=True)
+    # Matches that ended while the interrupt was handled are kept (this plan is short, so
+    # that may be all of them); a resume plays the rest, none twice.
+    assert first.interrupted and jsonl_ids(out)[:2] == calls
+    ids = jsonl_ids(out)
+    assert resumed.complete and len(ids) == len(set(ids)) == len(plan.matches())
+    assert table(resumed) == table(local)
     assert not remote.failures and remote.complete
     assert table(remote) == table(local)
     assert list(tmp_path.glob("pokerbots-bots/*/caller/player.py"))  # it was shipped
