@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
+import io
 import json
 import os
 import signal
@@ -16,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
+from local_runner.cli import tournament as cli
 from local_runner.results.rankings import bankroll_ranking
 from local_runner.results.standings import Moments
 from local_runner.runs.layout import MATCHES_FILE, PLAN_FILE, RESULTS_FILE
@@ -523,3 +527,24 @@ def test_the_plan_keeps_where_its_clock_came_from() -> None:
     fresh = ScrimmageConfig(seed=5).with_overrides(rounds=40)
     stored = TournamentPlan.from_dict(plan_tournament(["builtin:random"] * 2, fresh, 1).to_dict())
     assert stored.config.clock_source == "scaled" and stored.config.rules.game_clock == 1.2
+
+
+def test_the_live_display_draws_the_standings_now_and_then_not_after_every_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn: list[int] = []
+    compute = TournamentProgress.standings
+
+    def counted(progress: TournamentProgress) -> Any:
+        drawn.append(progress.matches)
+        return compute(progress)
+
+    monkeypatch.setattr(TournamentProgress, "standings", counted)
+    monkeypatch.setattr(cli, "STANDINGS_EVERY", 3600.0)  # once, for this short run
+    plan = plan_tournament(BUILTINS, config(20), matches_per_pair=2)
+    args = argparse.Namespace(json=False, scheduler=None, resume=False)
+    screen = Console(file=io.StringIO(), force_terminal=True, width=100)
+    with ThreadPoolExecutor(2) as threads:
+        result = cli._play(plan, tmp_path, threads, args, screen)
+    assert result.complete and len(result.matches) == 6
+    assert drawn == [1]  # the first match's standings, then none within the hour
