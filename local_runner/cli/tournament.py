@@ -32,6 +32,7 @@ from ..tables.executors import open_executor
 from ..tables.spec import UsageError
 from ..tables.tournament import (
     TournamentPlan,
+    TournamentProgress,
     TournamentResult,
     load_plan,
     plan_tournament,
@@ -44,6 +45,8 @@ from .progress import FittingProgress, Heartbeat, elapsed
 __all__ = ["register", "run"]
 
 DEFAULT_MATCHES = 2
+#: Seconds between two redraws of the live standings, at least.
+STANDINGS_EVERY = 1.0
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -201,13 +204,13 @@ def _play(
 
         with Heartbeat(console, still_playing) as heartbeat:
 
-            def log_line(summary: MatchSummary, standings: Standings) -> None:
-                done[0] = standings.matches
+            def log_line(summary: MatchSummary, progress: TournamentProgress) -> None:
+                done[0] = progress.matches
                 chips = ", ".join(
                     f"{name} {chips:+d}"
                     for name, chips in zip(summary.players, summary.chips, strict=True)
                 )
-                console.print(f"[{standings.matches}/{total}] match {summary.match_id}: {chips}")
+                console.print(f"[{progress.matches}/{total}] match {summary.match_id}: {chips}")
                 heartbeat.touch()
 
             return run_tournament(
@@ -222,12 +225,20 @@ def _play(
         console=console,
     )
     task = progress.add_task("matches", total=total)
+    drawn = [-math.inf, 0.0]  # when the standings were last drawn, and what that took
     with Live(Group(progress), console=console, refresh_per_second=4, transient=True) as live:
 
-        def update(summary: MatchSummary, standings: Standings) -> None:
-            progress.update(task, completed=standings.matches)
-            standing = fit_table(console, bankroll_table(standings, "Standings so far"))
+        def update(summary: MatchSummary, recorded: TournamentProgress) -> None:
+            progress.update(task, completed=recorded.matches)
+            # The standings' cost grows with the matches: redraw them at most once a second,
+            # and never spend more than a twentieth of the time on them, so that the
+            # display does not hold back the recording of the next matches.
+            started = time.monotonic()
+            if started - drawn[0] < max(STANDINGS_EVERY, 20 * drawn[1]):
+                return
+            standing = fit_table(console, bankroll_table(recorded.standings(), "Standings so far"))
             live.update(Group(progress, standing))
+            drawn[:] = [time.monotonic(), time.monotonic() - started]
 
         return run_tournament(
             plan, out_dir, executor, resume=args.resume, ship_bots=ship, on_match=update

@@ -2,8 +2,9 @@
 
 Both are :class:`concurrent.futures.Executor` objects, so the scheduling code
 (:mod:`local_runner.tables.tournament`) does not care which one it gets.  Workers of a
-cluster may not share the client's file system, so bot directories travel in
-the jobs as :class:`BotBundle` archives and are unpacked once per worker.
+cluster may not share the client's file system, so bot directories travel as
+:class:`BotBundle` archives and are unpacked once per worker machine; on Dask each
+archive is sent to the workers once (:func:`send_once`), not with every match.
 """
 
 from __future__ import annotations
@@ -20,12 +21,12 @@ import tarfile
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
 from sdk.errors import KitError
 
@@ -39,7 +40,10 @@ __all__ = [
     "job_running",
     "local_pool",
     "open_executor",
+    "send_once",
 ]
+
+_T = TypeVar("_T")
 
 #: Files a bundle leaves out: caches and version control, never needed to run a bot.
 _SKIPPED = {"__pycache__", ".git", ".hg", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
@@ -167,6 +171,33 @@ def open_executor(workers: int | None = None, scheduler: str | None = None) -> I
         yield client.get_executor(pure=False)
     finally:
         client.close()
+
+
+def _dask_client(executor: Executor) -> Any | None:
+    """The Dask client behind ``executor`` (``client.get_executor()``), or None for any other.
+
+    Recognised by its module, so that telling the two apart never imports Dask.
+    """
+    if not type(executor).__module__.startswith("distributed."):
+        return None
+    return getattr(executor, "_client", None)
+
+
+def send_once(executor: Executor, items: Sequence[_T]) -> list[_T | Any]:
+    """``items`` as jobs on ``executor`` should take them as arguments, each sent once.
+
+    On a Dask cluster each item is scattered to every worker now, and a future of it is
+    returned: a job given that future as an argument receives the item itself, from the
+    worker's memory, so a bot's archive crosses the network once per worker rather than
+    once per match (and the client does not hold a copy per queued match).  Any other
+    executor gets the items themselves, pickled with each job that uses them (a local
+    pool shares the file system, so its jobs carry no archives).
+    """
+    client = _dask_client(executor)
+    if client is None or not items:
+        return list(items)
+    # hash=False: keys of this call's own, which no other tournament on the client releases.
+    return list(client.scatter(list(items), broadcast=True, hash=False))
 
 
 # -- shipping bot directories ---------------------------------------------------

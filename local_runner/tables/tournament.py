@@ -41,7 +41,13 @@ from ..results.standings import Standings, compute_standings
 from ..results.stats import Moments
 from ..runs.layout import MATCHES_DIRECTORY, MATCHES_FILE, PLAN_FILE, RESULTS_FILE
 from .config import Limits, RunnerSettings, ScrimmageConfig
-from .executors import BotBundle, interrupt_requested, interrupt_workers, job_running
+from .executors import (
+    BotBundle,
+    interrupt_requested,
+    interrupt_workers,
+    job_running,
+    send_once,
+)
 from .spec import BotSpec, UsageError, read_bot_program, unique_names
 from .table import play_table
 
@@ -53,6 +59,7 @@ __all__ = [
     "PlannedMatch",
     "TournamentError",
     "TournamentPlan",
+    "TournamentProgress",
     "TournamentResult",
     "group_seed",
     "load_plan",
@@ -324,10 +331,12 @@ def _log_dir(job: MatchJob) -> Path:
         return Path(tempfile.mkdtemp(prefix=f"pokerbots-match-{job.match_id}-"))
 
 
-def play_job(job: MatchJob) -> MatchSummary:
+def play_job(job: MatchJob, bundles: Sequence[BotBundle | None] | None = None) -> MatchSummary:
     """Play one tournament match (on any worker) and return its small summary.
 
-    Bot faults never raise; a bot directory that is missing does (a UsageError).
+    ``bundles``, when given, stand for ``job.bundles``: the same archives, sent to the
+    workers once (:func:`~local_runner.tables.executors.send_once`) instead of in every
+    job.  Bot faults never raise; a bot directory that is missing does (a UsageError).
     """
     names = tuple(spec.name for spec in job.specs)
     players = range(len(names))
@@ -345,7 +354,7 @@ def play_job(job: MatchJob) -> MatchSummary:
             forfeits=tuple(None for _ in players),
         )
     specs = list(job.specs)
-    for slot, bundle in enumerate(job.bundles):
+    for slot, bundle in enumerate(job.bundles if bundles is None else bundles):
         if bundle is not None:
             program = read_bot_program(bundle.unpack())
             specs[slot] = replace(specs[slot], program=program)
@@ -536,7 +545,50 @@ def make_jobs(plan: TournamentPlan, out_dir: Path, ship_bots: bool = False) -> l
     ]
 
 
-MatchCallback = Callable[[MatchSummary, Standings], None]
+@dataclass(slots=True)
+class TournamentProgress:
+    """What ``on_match`` hears after each recorded match: counts at once, standings on demand.
+
+    The standings are computed only when :meth:`standings` is called, because their cost
+    grows with the matches recorded (about 0.2 s at 870 matches, 1.6 s at 9 900 on one
+    core): computed after every match, they would cost the tournament's own process about
+    two hours of CPU for 100 bots, and hold back the recording of the matches behind them.
+    """
+
+    matches: int
+    total: int
+    _plan: TournamentPlan
+    _finished: dict[str, MatchSummary]
+    _order: dict[str, int]
+
+    def standings(self) -> Standings:
+        """The standings over the matches recorded so far (computed now, at each call)."""
+        return standings_of(self._plan, _in_order(self._finished, self._order))
+
+
+MatchCallback = Callable[[MatchSummary, TournamentProgress], None]
+
+
+def _submit_all(
+    executor: Executor, jobs: Sequence[MatchJob]
+) -> tuple[dict[Future[MatchSummary], MatchJob], list[Any]]:
+    """Submit every job in plan order, each bot archive sent to the executor once.
+
+    Returns the futures (each with its job) and what was sent, which the caller keeps
+    until the jobs are done: on Dask, futures of the scattered archives.
+    """
+    archives = {b.digest: b for job in jobs for b in job.bundles if b is not None}
+    sent = send_once(executor, list(archives.values()))
+    by_digest = dict(zip(archives, sent, strict=True))
+    futures: dict[Future[MatchSummary], MatchJob] = {}
+    for job in jobs:
+        if all(by_digest[b.digest] is b for b in job.bundles if b is not None):
+            futures[executor.submit(play_job, job)] = job  # the archives travel in the job
+            continue
+        light = replace(job, bundles=tuple(None for _ in job.bundles))
+        refs = tuple(None if b is None else by_digest[b.digest] for b in job.bundles)
+        futures[executor.submit(play_job, light, refs)] = job
+    return futures, sent
 
 
 def run_tournament(
@@ -552,8 +604,10 @@ def run_tournament(
 
     ``out_dir`` must be new (or empty) unless ``resume`` is True, in which case
     it must hold this very plan; finished matches are not replayed.
-    ``on_match`` is called in this thread after each match is recorded, with the
-    standings so far.  On Ctrl-C (or SIGINT or SIGTERM to this process alone), unstarted
+    ``on_match`` is called in this thread after each match is recorded, with a
+    :class:`TournamentProgress` (the count at once, the standings so far on demand).
+    Bot archives (``ship_bots``) go to a Dask cluster's workers once, not with every
+    match.  On Ctrl-C (or SIGINT or SIGTERM to this process alone), unstarted
     matches are cancelled, the local pool's running ones are told to stop and waited for
     (a second Ctrl-C stops waiting), and the result says ``interrupted``; ``out_dir`` can
     then be resumed.
@@ -579,9 +633,10 @@ def run_tournament(
         log.append(summary)
         finished[summary.match_id] = summary
         if on_match is not None:
-            on_match(summary, standings_of(plan, _in_order(finished, order)))
+            total = len(planned)
+            on_match(summary, TournamentProgress(len(finished), total, plan, finished, order))
 
-    futures = {executor.submit(play_job, job): job for job in jobs}
+    futures, sent = _submit_all(executor, jobs)
     pending = set(futures)
     try:
         for future in as_completed(futures):
@@ -599,6 +654,7 @@ def run_tournament(
                     record(future, futures[future])
         except KeyboardInterrupt:
             pass
+    del sent  # the archives on a cluster's workers are no longer needed
     matches = _in_order(finished, order)
     result = TournamentResult(
         plan, tuple(matches), tuple(failures), interrupted, standings_of(plan, matches)

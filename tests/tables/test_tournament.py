@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
+import io
 import json
 import os
 import signal
@@ -11,19 +13,23 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
+from local_runner.cli import tournament as cli
 from local_runner.results.rankings import bankroll_ranking
 from local_runner.results.standings import Moments
 from local_runner.runs.layout import MATCHES_FILE, PLAN_FILE, RESULTS_FILE
 from local_runner.tables.config import ScrimmageConfig
-from local_runner.tables.executors import BotBundle, local_pool
+from local_runner.tables.executors import BotBundle, local_pool, send_once
 from local_runner.tables.tournament import (
     TournamentError,
     TournamentPlan,
+    TournamentProgress,
     TournamentResult,
     make_jobs,
     match_seed,
@@ -94,12 +100,18 @@ def test_the_plan_names_bots_apart_and_alternates_the_first_player() -> None:
 def test_a_round_robin_on_the_local_pool_is_consistent_end_to_end(tmp_path: Path) -> None:
     plan = plan_tournament(BUILTINS, config(300), matches_per_pair=2)
     seen: list[int] = []
+    last: list[TournamentProgress] = []
+
+    def on_match(match: Any, progress: TournamentProgress) -> None:
+        seen.append(progress.matches)
+        assert progress.total == 6
+        last[:] = [progress]
+
     with local_pool(2) as pool:
-        result = run_tournament(
-            plan, tmp_path, pool, on_match=lambda match, standings: seen.append(standings.matches)
-        )
+        result = run_tournament(plan, tmp_path, pool, on_match=on_match)
     assert result.complete and not result.interrupted and not result.failures
     assert seen == [1, 2, 3, 4, 5, 6]
+    assert last[0].standings() == result.standings  # asked for after the last match
     assert sorted(jsonl_ids(tmp_path)) == [m.match_id for m in plan.matches()]
     assert json.loads((tmp_path / RESULTS_FILE).read_text()) == json.loads(
         json.dumps(result.to_dict())
@@ -164,12 +176,43 @@ def test_a_dask_cluster_gives_the_same_table_as_the_local_pool(
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
-        remote = run_tournament(
-            plan, tmp_path / "dask", client.get_executor(pure=False), ship_bots=True
-        )
+        executor = client.get_executor(pure=False)
+        remote = run_tournament(plan, tmp_path / "dask", executor, ship_bots=True)
+        # An archive goes to every worker once, and jobs refer to it.
+        bundle = BotBundle.pack(caller)
+        [sent] = send_once(executor, [bundle])
+        assert isinstance(sent, distributed.Future)
+        assert len(client.who_has([sent])[sent.key]) == 2
+        assert client.gather(sent) == bundle
+        # Interrupted on the cluster (Ctrl-C in the parent), then resumed on it.
+        calls: list[str] = []
+
+        def interrupt_once(match: Any, progress: TournamentProgress) -> None:
+            calls.append(match.match_id)
+            if len(calls) == 2:
+                raise KeyboardInterrupt
+
+        out = tmp_path / "dask-interrupted"
+        first = run_tournament(plan, out, executor, ship_bots=True, on_match=interrupt_once)
+        recorded = jsonl_ids(out)
+        resumed = run_tournament(plan, out, executor, resume=True, ship_bots=True)
+    # Matches that ended while the interrupt was handled are kept and reported too (this
+    # plan is short, so that may be all of them); a resume plays the rest, none twice.
+    assert first.interrupted and recorded == calls
+    ids = jsonl_ids(out)
+    assert ids[: len(recorded)] == recorded
+    assert resumed.complete and len(ids) == len(set(ids)) == len(plan.matches())
+    assert table(resumed) == table(local)
     assert not remote.failures and remote.complete
     assert table(remote) == table(local)
     assert list(tmp_path.glob("pokerbots-bots/*/caller/player.py"))  # it was shipped
+
+
+def test_other_executors_get_the_archives_themselves(tmp_path: Path, make_bot: MakeBot) -> None:
+    bundle = BotBundle.pack(make_bot("caller", CALLER))
+    with ThreadPoolExecutor(1) as threads:
+        [sent] = send_once(threads, [bundle])
+        assert sent is bundle and send_once(threads, []) == []
 
 
 # -- interruption and resume --------------------------------------------------------
@@ -288,6 +331,12 @@ def test_a_bundle_carries_a_bot_directory_to_a_machine_without_it(
     summary = play_job(job)
     assert summary.hands == 30 and summary.faults == ({}, {})
     assert not summary.interrupted and original.is_dir()
+    # The archives may also come apart from the job (sent to the workers once).
+    light = replace(job, bundles=(None, None), out_dir=str(tmp_path / "out-2"))
+    apart = play_job(light, job.bundles)
+    assert (apart.chips, apart.hands, apart.faults) == (summary.chips, 30, ({}, {}))
+    missing = play_job(replace(light, out_dir=str(tmp_path / "out-3")))
+    assert missing.forfeits[0] is not None  # without them, the directory is missing
 
 
 # -- the command line -----------------------------------------------------------------
@@ -478,3 +527,24 @@ def test_the_plan_keeps_where_its_clock_came_from() -> None:
     fresh = ScrimmageConfig(seed=5).with_overrides(rounds=40)
     stored = TournamentPlan.from_dict(plan_tournament(["builtin:random"] * 2, fresh, 1).to_dict())
     assert stored.config.clock_source == "scaled" and stored.config.rules.game_clock == 1.2
+
+
+def test_the_live_display_draws_the_standings_now_and_then_not_after_every_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn: list[int] = []
+    compute = TournamentProgress.standings
+
+    def counted(progress: TournamentProgress) -> Any:
+        drawn.append(progress.matches)
+        return compute(progress)
+
+    monkeypatch.setattr(TournamentProgress, "standings", counted)
+    monkeypatch.setattr(cli, "STANDINGS_EVERY", 3600.0)  # once, for this short run
+    plan = plan_tournament(BUILTINS, config(20), matches_per_pair=2)
+    args = argparse.Namespace(json=False, scheduler=None, resume=False)
+    screen = Console(file=io.StringIO(), force_terminal=True, width=100)
+    with ThreadPoolExecutor(2) as threads:
+        result = cli._play(plan, tmp_path, threads, args, screen)
+    assert result.complete and len(result.matches) == 6
+    assert drawn == [1]  # the first match's standings, then none within the hour
