@@ -28,6 +28,7 @@ from sdk.acpc import (
     format_score,
     seat_of_position,
 )
+from sdk.actions import FoldAction
 from sdk.games import ACPC, native_wire
 from sdk.pots import exact_pot_deltas
 from sdk.rules import Rules
@@ -59,7 +60,8 @@ class DealerLogWriter:
         self.rules = rules
         self.names = tuple(name.translate(_FORBIDDEN) or "_" for name in names)
         self._log_names = dict(zip(names, self.names, strict=True))
-        self._totals = dict.fromkeys(self.names, Fraction(0))
+        # Whole chips while they stay whole (heads-up always): Fractions cost ten times more.
+        self._totals: dict[str, int | Fraction] = dict.fromkeys(self.names, 0)
         self._positions = tuple(seat_of_position(p, rules.seats) for p in range(rules.seats))
         game = f"{'limit' if rules.limit else 'nolimit'}-holdem-{rules.seats}p"
         self._file: TextIO | None = (directory / DEALER_LOG_FILE).open(
@@ -128,18 +130,27 @@ def _betting(record: HandRecord) -> tuple[tuple[AcpcAction, ...], ...]:
     return tuple(tuple(actions) for actions in rounds)
 
 
-def _values(record: HandRecord) -> tuple[Fraction, ...]:
+def _values(record: HandRecord) -> tuple[int | Fraction, ...]:
     """Each seat's result as the dealer computes it: the kit's chips, except at a showdown of
     three or more, where a split pot's exact shares can be fractions."""
     if len(record.deltas) == 2 or not record.showdown:
-        return tuple(Fraction(delta) for delta in record.deltas)
+        return record.deltas
+    folded = [False] * len(record.deltas)
+    for event in record.events:
+        if type(event) is ActionEvent and type(event.action) is FoldAction:
+            folded[event.seat] = True
+    ranks = showdown_ranks(record.final_hands, record.board, tuple(folded))
+    shown = [rank for rank in ranks if rank is not None]
+    if len(set(shown)) == len(shown):  # no tie: no pot is split, the chips are exact
+        return record.deltas
     last = next(e for e in reversed(record.events) if type(e) is ActionEvent)
     after = last.state.proceed(last.action)
     before = after.previous_state if isinstance(after, TerminalState) else after
-    ranks = showdown_ranks(record.final_hands, record.board, before.folded)
     return exact_pot_deltas(before.contributions, before.folded, ranks)
 
 
-def as_decimal(value: Fraction) -> Decimal:
+def as_decimal(value: int | Fraction) -> Decimal:
     """A result as the dealer writes it: exact (a third of a chip has enough digits)."""
+    if isinstance(value, int):
+        return Decimal(value)
     return Decimal(value.numerator) / Decimal(value.denominator)

@@ -105,3 +105,17 @@ def test_an_mit_game_has_no_dealer_log(tmp_path: Path) -> None:
     specs = [BotSpec.parse("builtin:random"), BotSpec.parse("builtin:raise")]
     run_scrimmage(specs, ScrimmageConfig(rules=rules, seed=1), tmp_path / "m")
     assert not (tmp_path / "m" / DEALER_LOG_FILE).exists()
+
+
+def test_split_pots_three_ways_are_logged_in_exact_shares(tmp_path: Path) -> None:
+    """A three-handed split of an odd pot is a fraction of a chip in the dealer's log (and the
+    kit's whole chips elsewhere): the live log still equals the export's exact shares."""
+    rules = Rules.for_variant("acpc-3pl").replace(num_rounds=3000)
+    specs = [BotSpec.parse(f"builtin:{bot}") for bot in ("random", "random", "checkcall")]
+    run_scrimmage(specs, ScrimmageConfig(rules=rules, seed=4), tmp_path / "m")
+    live = (tmp_path / "m" / DEALER_LOG_FILE).read_text(encoding="utf-8").splitlines()
+    write_acpc_log(open_run(tmp_path / "m"), tmp_path / "export.log")
+    exported = (tmp_path / "export.log").read_text(encoding="utf-8").splitlines()
+    states = [line for line in live if line.startswith("STATE:")]
+    assert states == [line for line in exported if line.startswith("STATE:")]
+    assert any("." in line.split(":")[4] for line in states)  # some shares are fractions
