@@ -116,21 +116,9 @@ def _chunks(needed: int) -> tuple[_Chunk, ...]:
     return tuple(chunks)
 
 
-#: The start of each match's entropy key, by seed (see :func:`_entropy`): made once, not
-#: once per hand.
-_KEY_PREFIXES: dict[int, str] = {}
-
-
 def deal_hand(rules: Rules, seed: int, hand: int) -> Deal:
     """The cards of hand number ``hand`` (from 1) of a match played with ``seed``."""
-    # _entropy(seed, hand), with the key's start made once per seed.
-    prefix = _KEY_PREFIXES.get(seed)
-    if prefix is None:
-        if len(_KEY_PREFIXES) >= 64:
-            _KEY_PREFIXES.clear()
-        prefix = _KEY_PREFIXES[seed] = f"pokerbots:{seed}:"
-    key = (prefix + str(hand)).encode()
-    x = int.from_bytes(hashlib.blake2b(key, digest_size=64).digest(), "little")
+    x = _entropy(seed, hand)
     swap = rules.swap
     seats = rules.seats
     hole_count, dealt, swap_chances, chunks = _DEALT.get(id(rules)) or _dealt(rules)

@@ -20,7 +20,6 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -126,64 +125,8 @@ def hand_to_json(record: HandRecord) -> dict[str, object]:
 
 
 def hand_line(record: HandRecord) -> str:
-    """The ``hands.jsonl`` line of one hand, with its newline: ``hand_to_json`` encoded.
-
-    A hand of actions and streets only (no swap, auction, fault, bounty or value order:
-    every hand of hold'em, most of the others) is written by hand, key for key what the
-    encoder writes of :func:`hand_to_json`'s object, at a fraction of the cost (this runs
-    once per hand of every logged match; ``tests/runs/test_hand_line.py`` holds the two
-    equal); any other hand goes through the encoder.
-    """
-    events = record.events
-    if record.values is not None or record.bounties.count(None) != len(record.bounties):
-        return _JSON.encode(hand_to_json(record)) + "\n"
-    actions = []
-    for event in events:
-        if type(event) is ActionEvent:
-            seat, action, state, forced, seconds = event
-            entry = (
-                f'{{"seat":{seat},"street":{state.street},"action":"{encode_action(action)}",'
-                f'"forced":{"true" if forced else "false"}'
-            )
-            if seconds is not None:
-                seconds = round(seconds, 6)
-                if type(seconds) is not float or seconds - seconds != 0.0:
-                    return _JSON.encode(hand_to_json(record)) + "\n"  # not a plain number
-                entry += f',"seconds":{seconds!r}}}'
-            else:
-                entry += "}"
-            actions.append(entry)
-        elif type(event) is not StreetEvent:  # a swap, the auction, a fault
-            return _JSON.encode(hand_to_json(record)) + "\n"
-    return (
-        f'{{"hand":{record.number},"players":{_names(record.players)},'
-        f'"bankrolls_before":{_numbers(record.bankrolls_before)},'
-        f'"hole_cards":{_hands(record.dealt)},"final_hands":{_hands(record.final_hands)},'
-        f'"board":{_cards(record.board)},"bounties":null,"actions":[{",".join(actions)}],'
-        f'"swaps":[],"auction":null,"showdown":{"true" if record.showdown else "false"},'
-        f'"deltas":{_numbers(record.deltas)},"bounty_hits":null,"faults":[]}}\n'
-    )
-
-
-@lru_cache(maxsize=64)
-def _names(names: tuple[str, ...]) -> str:
-    """The players' names as JSON (escaped by the encoder; a match has two orders of them)."""
-    return _JSON.encode(names)
-
-
-def _numbers(numbers: tuple[int, ...]) -> str:
-    """Whole numbers (chips) as a JSON array."""
-    return "[" + ",".join(map(str, numbers)) + "]"
-
-
-def _cards(cards: Cards) -> str:
-    """Cards as a JSON array of strings (the deck's names: nothing to escape)."""
-    return '["' + '","'.join(cards) + '"]' if cards else "[]"
-
-
-def _hands(hands: tuple[Cards, ...]) -> str:
-    """Each seat's cards as a JSON array of arrays."""
-    return "[" + ",".join([_cards(cards) for cards in hands]) + "]"
+    """The ``hands.jsonl`` line of one hand, with its newline."""
+    return _JSON.encode(hand_to_json(record)) + "\n"
 
 
 # -- the reader's side ----------------------------------------------------------------
