@@ -51,14 +51,12 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import io
 import json
 import os
 import shutil
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import threading
 import time
@@ -69,17 +67,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(ROOT / "scripts"))
+
+# How an MIT engine copy is made and started: the conformance script's, the one owner.
+from mit_conformance import PRELUDES  # noqa: E402
+from mit_conformance import export as extract  # noqa: E402
+
 from sdk.gamedef import ACPC_GAMES  # noqa: E402
 from sdk.games import SEASONS  # noqa: E402
 
 #: The game each MIT engine plays, as the kit names it (base: no-limit hold'em).
 YEARS: dict[str, str] = {"base": "nlhe", **{season[4:]: game for season, game in SEASONS.items()}}
-#: Run before the 2020 engine: the name it calls, gone from today's eval7.
-PRELUDES = {
-    "2020": "import eval7\n"
-    "if not hasattr(eval7, 'hand_type'):\n"
-    "    eval7.hand_type = eval7.handtype\n",
-}
 #: What an engine imports that may be missing (eval7 unless named; the 2020 prior draws with
 #: numpy; the 2026 engine uses pkrbot instead of eval7).
 NEEDS = {"2020": ("eval7", "numpy"), "2026": ("pkrbot",)}
@@ -198,22 +196,6 @@ def find_engines(mirrors: Path | None) -> dict[str, Path]:
                 found[year] = source
                 break
     return found
-
-
-def extract(source: Path, destination: Path) -> Path:
-    """A plain copy of an engine: copied from a work tree, or ``git archive HEAD``."""
-    destination.mkdir(parents=True)
-    if (source / "engine.py").is_file():
-        shutil.copytree(
-            source, destination, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".git")
-        )
-        return destination
-    archive = subprocess.run(
-        ["git", f"--git-dir={source}", "archive", "HEAD"], check=True, capture_output=True
-    ).stdout
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(destination, filter="data")
-    return destination
 
 
 def _copy_bot(source: Path, destination: Path) -> Path:
