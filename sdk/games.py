@@ -32,6 +32,7 @@ from .variants import acpc, auction, blood, bounty, nlhe, permuted, swap, toss
 
 __all__ = [
     "ACPC",
+    "ACPC_DEFAULT_GAME",
     "GAMES",
     "MIT",
     "SEASONS",
@@ -47,6 +48,11 @@ __all__ = [
     "swap_chance",
     "swap_streets",
 ]
+
+#: The ACPC game played when nothing names one (a bot on the ACPC wire that says no game, the
+#: acpc profile) and whose competition a game definition file follows: heads-up no-limit,
+#: the game of the ACPC server's own submission check.
+ACPC_DEFAULT_GAME = "acpc-2pn"
 
 #: Every game the kit plays, by name, in the order of :data:`sdk.rules.VARIANTS`.
 GAMES: dict[str, Game] = {

@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from sdk.games import ACPC_DEFAULT_GAME
 from sdk.rules import VARIANTS
 
 from ..bots.builtin import BUILTIN_BOTS
@@ -40,8 +41,6 @@ from .render import describe_faults, result_table
 __all__ = ["add_phh_option", "infer_table_game", "register", "run"]
 
 DEFAULT_OPPONENT = "builtin:random"
-#: The game of a bot that speaks the ACPC wire and names no game: heads-up no-limit.
-ACPC_DEFAULT_GAME = "acpc-2pn"
 #: The exit status when a bot failed to build or never connected (no match was played).
 NOT_STARTED = 3
 

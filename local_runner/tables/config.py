@@ -46,7 +46,7 @@ from typing import Any
 
 from sdk.errors import KitError
 from sdk.gamedef import GameDefError, parse_gamedef
-from sdk.games import ACPC, GAMES, Competition, game_of, native_wire
+from sdk.games import ACPC, ACPC_DEFAULT_GAME, GAMES, Competition, game_of, native_wire
 from sdk.rules import Rules, RulesError
 
 __all__ = [
@@ -119,7 +119,7 @@ def competition_of(rules: Rules) -> Competition:
     game = game_of(rules)
     if game is not None:
         return game.competition
-    return GAMES["acpc-2pn" if native_wire(rules) == ACPC else "nlhe"].competition
+    return GAMES[ACPC_DEFAULT_GAME if native_wire(rules) == ACPC else "nlhe"].competition
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,7 +57,6 @@ from .processes import check_cleanup
 
 __all__ = [
     "ACPC_CHECKS",
-    "ACPC_DEFAULT_GAME",
     "ACPC_GAMES",
     "CHUMP",
     "HANDS_PER_MATCH",
@@ -90,9 +89,6 @@ HANDS_PER_MATCH = {2: 3000, 3: 1000}
 _ACPC_VARIANTS = games_speaking(ACPC)
 #: The ACPC games, by name (``acpc-2pl``, ``acpc-2pn``, ``acpc-3pl``).
 ACPC_GAMES = _ACPC_VARIANTS
-#: The game the acpc profile plays when nothing names one: heads-up no-limit, the game
-#: of the ACPC server's own check (``validate_submission.pl``'s no-limit file).
-ACPC_DEFAULT_GAME = "acpc-2pn"
 _NO_STACK_LIMIT = 2**31 - 1  # the dealer's stack in limit games, which name none
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from sdk.errors import KitError
+from sdk.games import ACPC_DEFAULT_GAME
 
 from ..programs.sandbox import sandbox_problem
 from ..submission.archive import archive_kind
@@ -20,7 +21,6 @@ from ..submission.metadata import Metadata
 from ..tables.config import ConfigError
 from .acpc_matches import (
     ACPC_CHECKS,
-    ACPC_DEFAULT_GAME,
     ACPC_GAMES,
     AcpcGame,
     acpc_game,

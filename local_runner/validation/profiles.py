@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sdk.games import GAMES
+from sdk.games import ACPC_DEFAULT_GAME, GAMES
 from sdk.rules import MIT_VARIANTS, Rules
 
 from ..submission.metadata import PROFILES, declared_profile, metadata_path
@@ -72,7 +72,7 @@ _MIT_YEARS: dict[str, int | None] = {
 
 #: The ACPC 2009 competition's hands per heads-up match and seconds per hand, from the
 #: declaration of its heads-up games.
-_ACPC = GAMES["acpc-2pn"].competition
+_ACPC = GAMES[ACPC_DEFAULT_GAME].competition
 ACPC_HANDS_PER_MATCH = _ACPC.rounds
 ACPC_SECONDS_PER_HAND = _ACPC.clock / _ACPC.rounds
 
