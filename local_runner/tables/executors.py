@@ -10,6 +10,7 @@ archive is sent to the workers once (:func:`send_once`), not with every match.
 from __future__ import annotations
 
 import contextlib
+import gzip
 import hashlib
 import importlib
 import io
@@ -233,7 +234,12 @@ class BotBundle:
             return info
 
         buffer = io.BytesIO()
-        with tarfile.open(fileobj=buffer, mode="w:gz", dereference=True, compresslevel=1) as tar:
+        # gzip stamps its header with the time of packing; a fixed stamp gives the same
+        # directory the same digest whenever it is packed, so workers unpack it once.
+        with (
+            gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=1, mtime=0) as compressed,
+            tarfile.open(fileobj=compressed, mode="w", dereference=True) as tar,
+        ):
             tar.add(directory, arcname=name, filter=keep)
         data = buffer.getvalue()
         return cls(name, hashlib.sha256(data).hexdigest(), data)

@@ -548,3 +548,18 @@ def test_the_live_display_draws_the_standings_now_and_then_not_after_every_match
         result = cli._play(plan, tmp_path, threads, args, screen)
     assert result.complete and len(result.matches) == 6
     assert drawn == [1]  # the first match's standings, then none within the hour
+
+
+def test_a_bot_packed_twice_has_one_digest(
+    tmp_path: Path, make_bot: MakeBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # gzip stamps the time of packing into its header; two packs a few seconds apart (the
+    # clock is moved on here) must still be the same archive, so workers unpack it once.
+    bot = make_bot("caller", CALLER)
+    first = BotBundle.pack(bot)
+    real_time = time.time
+    monkeypatch.setattr(time, "time", lambda: real_time() + 3600)
+    second = BotBundle.pack(bot)
+    assert second.digest == first.digest and second.data == first.data
+    unpacked = second.unpack(tmp_path / "cache")
+    assert (unpacked / "player.py").read_bytes() == (bot / "player.py").read_bytes()
