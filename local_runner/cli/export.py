@@ -9,12 +9,12 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..runs.errors import RunError
-from ..runs.layout import PHH_FILE
+from ..runs.layout import HANDS_FILE, PHH_FILE, leg_runs
 from ..runs.reader import open_run
 from ..view.acpc import write_acpc_log
 from ..view.phh import write_phhs
 
-__all__ = ["export_run", "register", "run"]
+__all__ = ["export_run", "export_runs", "register", "run"]
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,7 +33,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "run_dir",
         type=Path,
         metavar="RUN",
-        help="a run directory (--out of a scrimmage, or a tournament's matches/<id>)",
+        help=(
+            "a run directory (--out of a scrimmage, or a tournament's matches/<id>); a "
+            "duplicate match's folder exports each leg"
+        ),
     )
     parser.add_argument(
         "--format", choices=["phh", "acpc"], default="phh", help="phh (default) or acpc"
@@ -57,9 +60,19 @@ def export_run(run_dir: Path, fmt: str, out_dir: Path) -> tuple[Path, int]:
     return path, write_phhs(run_log, path)
 
 
+def export_runs(run_dir: Path, fmt: str, out_dir: Path | None) -> list[tuple[Path, int]]:
+    """Export a run, or each leg of a duplicate match's folder; the files and hand counts.
+
+    A leg is written into its own folder, or into ``out_dir`` named after the leg
+    (``half-1.phhs``, ``half-2.phhs``).  Raises RunError.
+    """
+    legs = [] if (run_dir / HANDS_FILE).is_file() else leg_runs(run_dir)
+    return [export_run(leg, fmt, out_dir or leg) for leg in legs or [run_dir]]
+
+
 def run(args: argparse.Namespace) -> int:
     """Export the run; 0 when written, 2 when the run cannot be read or converted."""
     console = Console(soft_wrap=True, highlight=False)
-    path, count = export_run(args.run_dir, args.format, args.out or args.run_dir)
-    console.print(f"Wrote {count} hands to {escape(str(path))}")
+    for path, count in export_runs(args.run_dir, args.format, args.out):
+        console.print(f"Wrote {count} hands to {escape(str(path))}")
     return 0

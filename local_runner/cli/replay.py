@@ -10,7 +10,8 @@ from rich.console import Console
 from rich.text import Text
 
 from ..runs.errors import RunError
-from ..runs.reader import open_run
+from ..runs.layout import HANDS_FILE, leg_runs
+from ..runs.reader import Run, open_run
 from ..view.replay import HandFilter, Replayer, keys_mode, line_mode, plain_replay, select_hands
 from .arguments import positive_int
 
@@ -28,7 +29,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "keys step and jump (q quits); otherwise, or with --plain, the hands are printed."
         ),
     )
-    parser.add_argument("run_dir", type=Path, metavar="RUN", help="a run directory")
+    parser.add_argument(
+        "run_dir",
+        type=Path,
+        metavar="RUN",
+        help="a run directory (a duplicate match's folder replays each leg in turn)",
+    )
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--hand", type=positive_int, metavar="N", help="only hand N")
     which.add_argument("--biggest", action="store_true", help="the hand with the biggest payoff")
@@ -45,22 +51,43 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Replay; 0 when done, 2 when the run cannot be read."""
     try:
-        run_log = open_run(args.run_dir)
-        if args.bot is not None and args.bot not in run_log.names:
-            raise RunError(
-                f"There is no bot {args.bot!r} in this run; its bots are "
-                f"{', '.join(run_log.names)}."
-            )
-        hands = select_hands(
-            run_log, HandFilter(number=args.hand, biggest=args.biggest, faults=args.faults)
-        )
-        if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
-            plain_replay(run_log, hands, args.bot, print)
-            return 0
-        _interactive(Replayer(run_log, hands, args.bot))
+        runs = [open_run(directory) for directory in run_directories(args.run_dir)]
+        for run_log in runs:
+            if args.bot is not None and args.bot not in run_log.names:
+                raise RunError(
+                    f"There is no bot {args.bot!r} in {run_log.directory}; its bots are "
+                    f"{', '.join(run_log.names)}."
+                )
+        which = HandFilter(number=args.hand, biggest=args.biggest, faults=args.faults)
+        selected = [(run_log, select_hands(run_log, which)) for run_log in runs]
+        plain = args.plain or not (sys.stdin.isatty() and sys.stdout.isatty())
+        for index, (run_log, hands) in enumerate(selected):
+            if plain:
+                if len(runs) > 1:  # a duplicate match: say which leg the hands are from
+                    print(("\n" if index else "") + _leg_title(run_log))
+                plain_replay(run_log, hands, args.bot, print)
+            else:
+                _interactive(Replayer(run_log, hands, args.bot))
     except BrokenPipeError:  # `pokerbots replay RUN | head`
         sys.stderr.close()
     return 0
+
+
+def run_directories(path: Path) -> list[Path]:
+    """The runs to replay: ``path`` itself, or a duplicate match's legs in order.
+
+    A folder that is neither is returned as it is, for :func:`open_run` to explain.
+    """
+    if not (path / HANDS_FILE).is_file():
+        legs = leg_runs(path)
+        if legs:
+            return legs
+    return [path]
+
+
+def _leg_title(run_log: Run) -> str:
+    seats = ", ".join(f"seat {i + 1} {name}" for i, name in enumerate(run_log.names))
+    return f"=== {run_log.directory.name}: {seats}"
 
 
 def _interactive(replayer: Replayer) -> None:

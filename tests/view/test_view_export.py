@@ -320,3 +320,28 @@ def test_acpc_game_runs_export_to_dealer_logs_the_codec_reads_back(
         if rules.seats == 2:
             assert totals[player["name"]] == player["bankroll"]
     assert lines[-1].startswith("SCORE:")
+
+
+def test_replay_and_export_take_a_duplicate_match_folder(tmp_path: Path) -> None:
+    from local_runner.cli.export import export_runs
+    from local_runner.tables.table import play_table
+
+    rules = Rules.for_variant("nlhe").replace(num_rounds=3)
+    specs = [BotSpec.parse("builtin:random"), BotSpec.parse("builtin:checkcall")]
+    play_table(specs, ScrimmageConfig(rules=rules, seed=4), tmp_path / "dup", duplicate=True)
+    # Replay: every leg in turn, each under a line that names it and its seats.
+    result = pokerbots("replay", str(tmp_path / "dup"), "--hand", "2")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    first = out.index("=== half-1: seat 1 random, seat 2 checkcall")
+    second = out.index("=== half-2: seat 1 checkcall, seat 2 random")
+    assert first < out.index("hand 2:", first) < second < out.index("hand 2:", second)
+    # Export: each leg into its own folder, or into --out named after the leg.
+    written = export_runs(tmp_path / "dup", "phh", None)
+    assert [(p.parent.name, p.name, n) for p, n in written] == [
+        ("half-1", "hands.phhs", 3),
+        ("half-2", "hands.phhs", 3),
+    ]
+    written = export_runs(tmp_path / "dup", "acpc", tmp_path / "out")
+    assert [(p.name, n) for p, n in written] == [("half-1.log", 3), ("half-2.log", 3)]
+    assert all(p.parent == tmp_path / "out" for p, _ in written)
