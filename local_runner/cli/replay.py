@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
                 if len(runs) > 1:  # a duplicate match: say which leg the hands are from
                     print(("\n" if index else "") + _leg_title(run_log))
                 plain_replay(run_log, hands, args.bot, print)
-            else:
-                _interactive(Replayer(run_log, hands, args.bot))
+            elif not _interactive(Replayer(run_log, hands, args.bot)):
+                break  # Ctrl-C ends the whole replay; q ends a leg, and the next one begins
     except BrokenPipeError:  # `pokerbots replay RUN | head`
         sys.stderr.close()
     return 0
@@ -90,7 +90,8 @@ def _leg_title(run_log: Run) -> str:
     return f"=== {run_log.directory.name}: {seats}"
 
 
-def _interactive(replayer: Replayer) -> None:
+def _interactive(replayer: Replayer) -> bool:
+    """Replay on the terminal until q (True: go on to the next leg) or Ctrl-C (False)."""
     console = Console(highlight=False)
 
     def ask(prompt: str) -> str:
@@ -108,6 +109,6 @@ def _interactive(replayer: Replayer) -> None:
             try:
                 key = read_key()
             except KeyboardInterrupt:
-                return
+                return False
             if not replayer.press(key, ask):
-                return
+                return True
