@@ -31,7 +31,7 @@ import local_runner as kit
 from local_runner.bots.builtin import make_builtin
 from local_runner.engine.match import Match
 from local_runner.engine.seats import InProcessSeat
-from sdk.rules import VARIANTS
+from sdk.games import VARIANTS
 
 HERE = Path(__file__).resolve().parent
 BOTS = HERE / "bots"

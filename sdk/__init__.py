@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from .bot import Bot
     from .client import BotClient
     from .evaluator import evaluate, hand_category
+    from .games import VARIANTS
     from .payoffs import bounty_hit, hand_deltas
     from .protocol import (
         ProtocolError,
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
         encode_action,
         encode_message,
     )
-    from .rules import VARIANTS, BountyRules, Rules, RulesError, SwapRules, rules_from_environment
+    from .rules import BountyRules, Rules, RulesError, SwapRules, rules_from_environment
     from .runner import parse_args, run_bot
     from .states import GameState, RoundState, State, TerminalState
 
@@ -122,7 +123,7 @@ _HOMES = {
     "decode_message": "protocol",
     "encode_action": "protocol",
     "encode_message": "protocol",
-    "VARIANTS": "rules",
+    "VARIANTS": "games",
     "BountyRules": "rules",
     "Rules": "rules",
     "RulesError": "rules",

@@ -5,7 +5,7 @@ A game's own module in :mod:`sdk.variants` makes one :class:`Game` from these; t
 :mod:`sdk.games` collects them.  A :class:`Game` checks itself when it is made, so a
 declaration that contradicts itself is refused as the kit is imported, not in a match.
 
->>> from sdk.rules import PRESETS
+>>> from sdk.games import PRESETS
 >>> HOLDEM_STREETS[-1].name, mit_competition("mit-2026", PRESETS["toss"]).clock
 ('river', 60.0)
 """
@@ -84,7 +84,7 @@ class Competition:
     def clock_for(self, rounds: int) -> float:
         """The clock for a match of ``rounds`` hands: the competition's, in proportion.
 
-        >>> from sdk.rules import PRESETS
+        >>> from sdk.games import PRESETS
         >>> mit_competition(None, PRESETS["nlhe"]).clock_for(30_000)
         900.0
         """

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .declaration import ACPC, MIT, Competition, Game, Street
-from .rules import PRESETS, Rules, RulesError
+from .rules import Rules, RulesError
 from .variants import acpc, auction, blood, bounty, nlhe, permuted, swap, toss
 
 __all__ = [
@@ -35,7 +35,10 @@ __all__ = [
     "ACPC_DEFAULT_GAME",
     "GAMES",
     "MIT",
+    "MIT_VARIANTS",
+    "PRESETS",
     "SEASONS",
+    "VARIANTS",
     "Competition",
     "Game",
     "Street",
@@ -54,7 +57,8 @@ __all__ = [
 #: the game of the ACPC server's own submission check.
 ACPC_DEFAULT_GAME = "acpc-2pn"
 
-#: Every game the kit plays, by name, in the order of :data:`sdk.rules.VARIANTS`.
+#: Every game the kit plays, by name: the MIT seasons' games (no-limit hold'em first, the
+#: kit's default), then the ACPC games.
 GAMES: dict[str, Game] = {
     game.name: game
     for game in (
@@ -68,7 +72,14 @@ GAMES: dict[str, Game] = {
         *acpc.GAMES,
     )
 }
-assert tuple(GAMES) == tuple(PRESETS), "one declaration per preset"
+#: Every game's preset of :class:`~sdk.rules.Rules` (its competition's defaults), by name.
+PRESETS: dict[str, Rules] = {name: game.rules for name, game in GAMES.items()}
+#: Every game's name: the choices of ``--variant``, ``pokerbots new`` and validate.
+VARIANTS: tuple[str, ...] = tuple(GAMES)
+#: The games of the MIT Pokerbots seasons, which the ``mit`` profile checks.
+MIT_VARIANTS: tuple[str, ...] = tuple(
+    name for name, game in GAMES.items() if game.competition.profile == MIT
+)
 
 #: Each season's alias -> its game's name (``mit-2026`` -> ``toss``).
 SEASONS: dict[str, str] = dict(

@@ -20,8 +20,9 @@ The betting structure is data too: ``seats`` (2 to 10), ``limit``
 ``all_in_checks`` (MIT: a seat with no chips left still checks each street; ACPC: it is
 skipped and the board runs out once fewer than two seats can act) and ``on_illegal``
 (what an illegal action is played as: MIT's check-or-fold, or the ACPC 2009 rules' closest
-legal action).  :data:`PRESETS` holds every game the kit plays, by name; every list of
-games (command-line choices, the template, validate) reads :data:`VARIANTS`, its keys.
+legal action).  Each game's preset of these rules is declared with the game, in its module
+of :mod:`sdk.variants`; :mod:`sdk.games` is their registry (``PRESETS``, ``VARIANTS``), and
+this module names no game of its own.
 
 The runner hands the rules of a match to each bot process in the environment
 variable ``POKERBOTS_RULES`` (JSON).  :func:`rules_from_environment` reads it,
@@ -33,7 +34,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from .errors import KitError
 
@@ -42,17 +43,13 @@ __all__ = [
     "CUSTOM",
     "ENVIRONMENT_VARIABLE",
     "LimitRules",
-    "MIT_VARIANTS",
     "OnIllegal",
-    "PRESETS",
     "PermutationRules",
     "RANKS",
     "Rules",
     "RulesError",
     "SUITS",
     "SwapRules",
-    "VARIANTS",
-    "Variant",
     "default_rules",
     "rules_from_environment",
 ]
@@ -64,22 +61,6 @@ ENVIRONMENT_VARIABLE = "POKERBOTS_RULES"
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 
-Variant = Literal[
-    "nlhe",
-    "swap",
-    "auction",
-    "bounty",
-    "toss",
-    "blood",
-    "permuted",
-    "acpc-2pl",
-    "acpc-2pn",
-    "acpc-3pl",
-]
-#: Every game the kit plays, by the name of its preset (see :data:`PRESETS`).
-VARIANTS: tuple[str, ...] = get_args(Variant)
-#: The games of the MIT Pokerbots seasons, played over the MIT wire protocol.
-MIT_VARIANTS: tuple[str, ...] = ("nlhe", "swap", "auction", "bounty", "toss", "blood", "permuted")
 #: The label for rules that match no preset (hooks combined for an experiment).
 CUSTOM = "custom"
 #: What an illegal action is played as: MIT's default (check, else fold), or the ACPC 2009
@@ -183,12 +164,9 @@ class Rules:
 
     @staticmethod
     def for_variant(variant: str) -> Rules:
-        """The competition defaults of ``variant``: one of :data:`VARIANTS`, or a season's
-        alias (``mit-2026``; :mod:`sdk.games` declares them)."""
-        preset = PRESETS.get(variant)
-        if preset is not None:
-            return preset
-        from .games import find_game  # the games declare their presets: imported here
+        """The competition defaults of ``variant``: a game's name (:data:`sdk.games.VARIANTS`)
+        or a season's alias (``mit-2026``); :mod:`sdk.games` declares them."""
+        from .games import find_game  # the games declare their presets, and import this module
 
         return find_game(variant).rules
 
@@ -198,9 +176,10 @@ class Rules:
 
     def validate(self) -> None:
         """Raise :class:`RulesError` with a clear message if a parameter is out of range."""
-        if self.variant not in VARIANTS and self.variant != CUSTOM:
+        presets = _presets()
+        if presets is not None and self.variant not in presets and self.variant != CUSTOM:
             raise RulesError(
-                f"Unknown variant {self.variant!r}; choose one of: {', '.join(VARIANTS)} "
+                f"Unknown variant {self.variant!r}; choose one of: {', '.join(presets)} "
                 f"(or {CUSTOM!r} for hooks combined by hand)."
             )
         for name in ("num_rounds", "starting_stack", "big_blind", "small_blind"):
@@ -251,7 +230,8 @@ class Rules:
 
     def _validate_label(self) -> None:
         """A preset's name only on rules with that preset's hooks (seats, betting, variant)."""
-        preset = PRESETS.get(self.variant) if PRESETS else None
+        presets = _presets()
+        preset = presets.get(self.variant) if presets is not None else None
         if preset is not None and _hooks(self) != _hooks(preset):
             raise RulesError(
                 f"These rules are not {self.variant!r}: {_describe_hooks(self)}, where "
@@ -410,50 +390,34 @@ def _describe_hooks(rules: Rules) -> str:
     return ", ".join(parts)
 
 
-def _acpc(
-    variant: str, seats: int, limit: bool, stack: int, blinds: tuple[int, int], rounds: int
-) -> Rules:
-    """An ACPC 2009 game: 7 s a hand of thinking time, illegal actions played as a call."""
-    return Rules(
-        variant=variant,
-        seats=seats,
-        limit=LimitRules() if limit else None,
-        starting_stack=stack,
-        small_blind=blinds[0],
-        big_blind=blinds[1],
-        num_rounds=rounds,
-        game_clock=7.0 * rounds,
-        all_in_checks=False,
-        on_illegal="call",
-    )
+#: Names that moved to :mod:`sdk.games`, the registry, and are still read here: a bot's
+#: tests written before (``from sdk.rules import VARIANTS``) keep working after
+#: ``pokerbots sdk refresh`` replaces only its ``sdk/``.
+_REGISTRY_NAMES = ("MIT_VARIANTS", "PRESETS", "VARIANTS")
+
+if TYPE_CHECKING:
+    MIT_VARIANTS: tuple[str, ...]
+    PRESETS: dict[str, Rules]
+    VARIANTS: tuple[str, ...]
 
 
-#: The ACPC dealer's stack in limit games, which set none (``INT32_MAX``): never reached.
-_NO_STACK_LIMIT = 2**31 - 1
+def __getattr__(name: str) -> Any:
+    """``sdk.rules.VARIANTS`` and the other names the registry now holds, read from it."""
+    if name in _REGISTRY_NAMES:
+        from . import games
 
-#: Every game the kit plays, by name.  The MIT games follow each season's engine; the ACPC
-#: games the 2009 competition rules (heads-up limit with reverse blinds 5/10; Doyle's game,
-#: heads-up no-limit with blinds 1/2 and 400 chips reset every hand; 3-player limit 5/10).
-PRESETS: dict[str, Rules] = {}
-PRESETS.update(
-    {
-        "nlhe": Rules(variant="nlhe"),
-        "swap": Rules(variant="swap", starting_stack=200, swap=SwapRules()),
-        "auction": Rules(variant="auction", auction=True),
-        "bounty": Rules(
-            variant="bounty", game_clock=60.0, bounty=BountyRules(), fold_always_legal=True
-        ),
-        "toss": Rules(variant="toss", game_clock=60.0, discard=True, fold_always_legal=True),
-        # River of Blood Hold'em (MIT 2023): no-limit hold'em whose runs past the river are
-        # streets of its declaration (sdk/variants/blood.py), not a rules hook.
-        "blood": Rules(variant="blood"),
-        "permuted": Rules(variant="permuted", starting_stack=200, permutation=PermutationRules()),
-        "acpc-2pl": _acpc("acpc-2pl", 2, True, _NO_STACK_LIMIT, (5, 10), 3000),
-        "acpc-2pn": _acpc("acpc-2pn", 2, False, 400, (1, 2), 3000),
-        "acpc-3pl": _acpc("acpc-3pl", 3, True, _NO_STACK_LIMIT, (5, 10), 1000),
-    }
-)
-assert tuple(PRESETS) == VARIANTS, "one preset per variant name"
+        return getattr(games, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _presets() -> dict[str, Rules] | None:
+    """Every game's preset, by name (:data:`sdk.games.PRESETS`); None while the games are
+    being declared (their presets are rules too, checked as they are made, before the
+    registry exists)."""
+    from . import games  # the games declare the presets, and import this module
+
+    presets: dict[str, Rules] | None = getattr(games, "PRESETS", None)
+    return presets
 
 
 def rules_from_environment(default_variant: str = "nlhe") -> Rules:

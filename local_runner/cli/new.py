@@ -14,8 +14,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from sdk.games import GAMES
-from sdk.rules import MIT_VARIANTS
+from sdk.games import GAMES, MIT_VARIANTS
 
 from ..submission.new import (
     BOT_NAME_PATTERN,

@@ -14,8 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from sdk.games import ACPC_DEFAULT_GAME
-from sdk.rules import VARIANTS
+from sdk.games import ACPC_DEFAULT_GAME, VARIANTS
 
 from ..bots.builtin import BUILTIN_BOTS
 from ..engine.faults import FaultKind

@@ -22,7 +22,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from sdk.rules import VARIANTS
+from sdk.games import VARIANTS
 
 from ..results.standings import MatchSummary, Standings
 from ..results.stats import Summary

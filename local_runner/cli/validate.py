@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from sdk.rules import VARIANTS
+from sdk.games import VARIANTS
 
 from ..submission.metadata import PROFILES
 from ..validation import (

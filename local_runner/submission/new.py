@@ -40,8 +40,8 @@ from types import MappingProxyType
 
 from sdk.errors import KitError
 from sdk.gamedef import ACPC_GAMES, GameDef, GameDefError, parse_gamedef
-from sdk.games import GAMES, SEASONS, native_wire
-from sdk.rules import MIT_VARIANTS, VARIANTS, Rules
+from sdk.games import GAMES, MIT_VARIANTS, SEASONS, VARIANTS, native_wire
+from sdk.rules import Rules
 
 from .metadata import (
     PROFILES,

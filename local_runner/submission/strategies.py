@@ -85,7 +85,7 @@ from player import VARIANT, Player
 
 from local_runner.harness import decide, play, spot
 from sdk.actions import FoldAction
-from sdk.rules import VARIANTS
+from sdk.games import VARIANTS
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

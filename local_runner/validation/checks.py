@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from sdk.rules import VARIANTS
+from sdk.games import VARIANTS
 
 from ..programs.bot_program import BotDirectoryError, BotProgram
 from ..submission.metadata import Metadata

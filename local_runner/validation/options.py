@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sdk.games import SEASONS
-from sdk.rules import VARIANTS
+from sdk.games import SEASONS, VARIANTS
 
 from ..submission.archive import ArchiveLimits
 from ..submission.metadata import PROFILES

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sdk.games import ACPC_DEFAULT_GAME, GAMES
-from sdk.rules import MIT_VARIANTS, Rules
+from sdk.games import ACPC_DEFAULT_GAME, GAMES, MIT_VARIANTS
+from sdk.rules import Rules
 
 from ..submission.metadata import PROFILES, declared_profile, metadata_path
 
@@ -78,7 +78,7 @@ ACPC_SECONDS_PER_HAND = _ACPC.clock / _ACPC.rounds
 
 
 def mit_season(variant: str) -> MitSeason:
-    """The MIT season of ``variant`` (one of :data:`sdk.rules.MIT_VARIANTS`; no year for
+    """The MIT season of ``variant`` (one of :data:`sdk.games.MIT_VARIANTS`; no year for
     another game)."""
     return MitSeason(variant, _MIT_YEARS.get(variant))
 

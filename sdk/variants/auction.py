@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from ..declaration import MIT, Game, Street, mit_competition
-from ..rules import PRESETS
+from ..rules import Rules
+
+RULES = Rules(variant="auction", auction=True)
 
 STREETS = (
     Street(0, "preflop", None),
@@ -14,10 +16,10 @@ STREETS = (
 
 GAME = Game(
     "auction",
-    PRESETS["auction"],
+    RULES,
     STREETS,
     (MIT,),
-    mit_competition("mit-2024", PRESETS["auction"]),
+    mit_competition("mit-2024", RULES),
     ("mit-2024",),
     ("BidAction", "BID_ACTION_TYPE", "BID"),
 )

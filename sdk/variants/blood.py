@@ -14,13 +14,17 @@ cards (26 red cards after the first five), and the showdown is the best five of 
 from __future__ import annotations
 
 from ..declaration import MIT, Game, Street, mit_competition
-from ..rules import PRESETS
+from ..rules import Rules
 
 
 def newest_is_red(board: tuple[str, ...]) -> bool:
     """Whether another run follows a street with this board: its newest card is red."""
     return board[-1][-1] in "dh"
 
+
+#: No-limit hold'em's rules: the runs past the river are streets of this declaration, not a
+#: rules hook.
+RULES = Rules(variant="blood")
 
 #: The MIT 2023 engine labels every street past the river "Run" in its gamelog.
 STREETS = (
@@ -33,9 +37,9 @@ STREETS = (
 
 GAME = Game(
     "blood",
-    PRESETS["blood"],
+    RULES,
     STREETS,
     (MIT,),
-    mit_competition("mit-2023", PRESETS["blood"]),
+    mit_competition("mit-2023", RULES),
     ("mit-2023",),
 )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from ..declaration import HOLDEM_STREETS, MIT, Game, mit_competition
-from ..rules import PRESETS
+from ..rules import Rules
 
-GAME = Game("nlhe", PRESETS["nlhe"], HOLDEM_STREETS, (MIT,), mit_competition(None, PRESETS["nlhe"]))
+RULES = Rules(variant="nlhe")
+
+GAME = Game("nlhe", RULES, HOLDEM_STREETS, (MIT,), mit_competition(None, RULES))

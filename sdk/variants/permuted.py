@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..declaration import HOLDEM_STREETS, MIT, Game, mit_competition
-from ..rules import PRESETS, RANKS, PermutationRules
+from ..rules import RANKS, PermutationRules, Rules
 
 __all__ = ["GAME", "draw_values", "true_cards", "values_from_draws"]
 
@@ -75,11 +75,14 @@ def true_cards(cards: Sequence[str], values: str) -> tuple[str, ...]:
     return tuple(card.translate(table) for card in cards)
 
 
+#: 200 chips a hand, and the MIT 2020 prior of the value order.
+RULES = Rules(variant="permuted", starting_stack=200, permutation=PermutationRules())
+
 GAME = Game(
     "permuted",
-    PRESETS["permuted"],
+    RULES,
     HOLDEM_STREETS,
     (MIT,),
-    mit_competition("mit-2020", PRESETS["permuted"]),
+    mit_competition("mit-2020", RULES),
     ("mit-2020",),
 )

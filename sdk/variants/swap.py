@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from ..declaration import MIT, Game, Street, mit_competition
-from ..rules import PRESETS
+from ..rules import Rules, SwapRules
+
+#: 200 chips a hand, and the MIT 2022 engine's swap chances (:class:`~sdk.rules.SwapRules`).
+RULES = Rules(variant="swap", starting_stack=200, swap=SwapRules())
 
 STREETS = (
     Street(0, "preflop", None),
@@ -14,9 +17,9 @@ STREETS = (
 
 GAME = Game(
     "swap",
-    PRESETS["swap"],
+    RULES,
     STREETS,
     (MIT,),
-    mit_competition("mit-2022", PRESETS["swap"]),
+    mit_competition("mit-2022", RULES),
     ("mit-2022",),
 )

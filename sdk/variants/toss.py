@@ -4,7 +4,10 @@ onto a two-card flop (the big blind first), then betting goes on to a six-card b
 from __future__ import annotations
 
 from ..declaration import MIT, Game, Street, mit_competition
-from ..rules import PRESETS
+from ..rules import Rules
+
+#: A 60 s clock; as in 2025, a player may fold when a check is free.
+RULES = Rules(variant="toss", game_clock=60.0, discard=True, fold_always_legal=True)
 
 #: The MIT 2026 engine names a street by the street before it: its "Flop" line opens the
 #: street on which the big blind discards.  On the second discard street the small blind
@@ -20,10 +23,10 @@ STREETS = (
 
 GAME = Game(
     "toss",
-    PRESETS["toss"],
+    RULES,
     STREETS,
     (MIT,),
-    mit_competition("mit-2026", PRESETS["toss"]),
+    mit_competition("mit-2026", RULES),
     ("mit-2026",),
     ("DiscardAction", "DISCARD_ACTION_TYPE", "DISCARD"),
 )

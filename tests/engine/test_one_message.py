@@ -26,8 +26,9 @@ from local_runner.engine.seats import InProcessSeat, Reply, Seat
 from local_runner.engine.socket_seat import SocketSeat
 from local_runner.tables.config import RunnerSettings, ScrimmageConfig
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage
+from sdk.games import MIT_VARIANTS
 from sdk.protocol import Clause
-from sdk.rules import MIT_VARIANTS, Rules
+from sdk.rules import Rules
 from tests.engine.test_mit_client import mit_bot
 
 pytestmark = pytest.mark.slow  # client processes over sockets

@@ -19,6 +19,7 @@ from local_runner.runs.gamelog import format_hand
 from sdk.actions import CallAction, CheckAction, DiscardAction, FoldAction, RaiseAction
 from sdk.bot import Bot
 from sdk.client import BotClient
+from sdk.games import MIT_VARIANTS
 from sdk.protocol import (
     Board,
     Clock,
@@ -33,7 +34,7 @@ from sdk.protocol import (
     encode_action,
     encode_message,
 )
-from sdk.rules import MIT_VARIANTS, Rules, RulesError
+from sdk.rules import Rules, RulesError
 from sdk.states import GameState, RoundState, TerminalState
 from tests.golden.transcripts import play
 

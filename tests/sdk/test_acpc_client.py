@@ -32,7 +32,8 @@ from sdk.actions import Action, CallAction, FoldAction, RaiseAction
 from sdk.client import ERROR_PREFIX, WARNING_PREFIX
 from sdk.evaluator import evaluate
 from sdk.gamedef import ACPC_GAMES
-from sdk.rules import PRESETS, Rules
+from sdk.games import PRESETS
+from sdk.rules import Rules
 from sdk.runner import parse_args, run_bot
 from sdk.states import GameState, RoundState, TerminalState
 from tests.acpc_checks import Golden, Scripted, check_client, load, play_seat, recorded_replies

@@ -20,7 +20,9 @@ from sdk.games import (
     ACPC,
     GAMES,
     MIT,
+    PRESETS,
     SEASONS,
+    VARIANTS,
     Game,
     Street,
     find_game,
@@ -28,7 +30,7 @@ from sdk.games import (
     native_wire,
     streets_of,
 )
-from sdk.rules import PRESETS, VARIANTS, Rules, RulesError
+from sdk.rules import Rules, RulesError
 
 
 def test_every_preset_is_declared_once_and_in_order() -> None:

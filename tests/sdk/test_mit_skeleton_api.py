@@ -14,8 +14,8 @@ from local_runner.engine.match import Match, MatchSettings
 from local_runner.engine.seats import InProcessSeat
 from sdk.actions import BidAction, CallAction, CheckAction, DiscardAction, FoldAction, RaiseAction
 from sdk.bot import Bot
-from sdk.games import streets_of
-from sdk.rules import MIT_VARIANTS, Rules
+from sdk.games import MIT_VARIANTS, streets_of
+from sdk.rules import Rules
 from sdk.states import (
     BIG_BLIND,
     NUM_ROUNDS,

@@ -26,8 +26,9 @@ from sdk.actions import (
     FoldAction,
     RaiseAction,
 )
+from sdk.games import MIT_VARIANTS
 from sdk.payoffs import hand_deltas
-from sdk.rules import MIT_VARIANTS, RANKS, SUITS, BountyRules, Rules
+from sdk.rules import RANKS, SUITS, BountyRules, Rules
 from sdk.states import RoundState, State, TerminalState
 
 DECK = tuple(rank + suit for rank in RANKS for suit in SUITS)

@@ -22,7 +22,8 @@ from local_runner.submission.new import NewBotError, create_bot, readme_answers,
 from local_runner.tables.config import ScrimmageConfig
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage, speaks_acpc
 from local_runner.tables.spec import read_bot_program
-from sdk.rules import VARIANTS, Rules
+from sdk.games import VARIANTS
+from sdk.rules import Rules
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow  # new bots' own tests in a subprocess, and matches

@@ -18,7 +18,7 @@ import pytest
 import sdk
 from local_runner.submission.new import NewBotError, create_bot, readme_answers, refresh_bot
 from local_runner.submission.vendor import MANIFEST, check_vendored_sdk, plan_sdk_refresh
-from sdk.rules import VARIANTS
+from sdk.games import VARIANTS
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow  # the CLI in subprocesses

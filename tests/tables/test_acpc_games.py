@@ -13,7 +13,8 @@ from local_runner.bots.builtin import make_builtin
 from local_runner.harness import play
 from local_runner.tables.config import ConfigError, load_config
 from sdk.gamedef import GameDefError, parse_gamedef
-from sdk.rules import PRESETS, VARIANTS, Rules, RulesError
+from sdk.games import PRESETS, VARIANTS
+from sdk.rules import Rules, RulesError
 
 GAMES = Path(__file__).resolve().parents[1] / "acpc_games"
 

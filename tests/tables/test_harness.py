@@ -22,7 +22,8 @@ from sdk.actions import (
     RaiseAction,
 )
 from sdk.bot import Bot
-from sdk.rules import MIT_VARIANTS, Rules
+from sdk.games import MIT_VARIANTS
+from sdk.rules import Rules
 from sdk.states import GameState, RoundState, TerminalState
 
 

@@ -17,8 +17,8 @@ from player import VARIANT, Player
 
 from local_runner import decide, play, spot
 from sdk.actions import BidAction, CheckAction, FoldAction
-from sdk.games import streets_of
-from sdk.rules import VARIANTS, Rules
+from sdk.games import VARIANTS, streets_of
+from sdk.rules import Rules
 
 #: The spots below are heads-up: a game of three players is checked in its heads-up form.
 SPOT_VARIANT = "acpc-2pl" if Rules.for_variant(VARIANT).seats > 2 else VARIANT
