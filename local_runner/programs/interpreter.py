@@ -22,6 +22,7 @@ import atexit
 import contextlib
 import functools
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -115,11 +116,19 @@ def _named(setting: str) -> BotPython:
 
 @functools.cache
 def _shim_dir(executable: str) -> str:
-    """A private directory whose ``python3`` and ``python`` are ``executable``."""
+    """A private directory whose ``python3`` and ``python`` run ``executable``.
+
+    Each is a two-line script that ``exec``s the interpreter by its own path, not a symbolic
+    link: Python finds a virtual environment by the path it was started as (``pyvenv.cfg``
+    beside it), so a link to a venv's interpreter elsewhere would start it without the venv's
+    packages.
+    """
     directory = tempfile.mkdtemp(prefix="pokerbots-python-")
     atexit.register(shutil.rmtree, directory, True)
     for name in ("python3", "python"):
-        os.symlink(executable, os.path.join(directory, name))
+        shim = Path(directory, name)
+        shim.write_text(f'#!/bin/sh\nexec {shlex.quote(executable)} "$@"\n', encoding="utf-8")
+        shim.chmod(0o755)
     return directory
 
 

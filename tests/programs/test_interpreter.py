@@ -106,11 +106,28 @@ def test_an_answer_nobody_reads_is_stopped_at_exit(tmp_path: Path) -> None:
 
 
 def test_a_named_interpreter_is_python3_and_python_for_the_bot(tmp_path: Path) -> None:
-    user = fake_python(tmp_path / "bin", has_eval7=True)
-    choice = choose_python(str(user))
+    # A virtual environment's interpreter, named by path, with a package only it has: the
+    # bot's python3 and python must be that venv (a symbolic link to its interpreter from
+    # another folder starts the base Python without the venv's packages).
+    venv = tmp_path / "my venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    code = "import sys; print(sys.prefix)"
+    site = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "import site; print(site.getsitepackages()[0])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (Path(site) / "only_in_my_venv.py").write_text("MARK = 7\n", encoding="utf-8")
+    choice = choose_python(str(venv / "bin" / "python"))
     assert choice.first_on_path is not None
     for name in ("python3", "python"):
-        assert os.path.realpath(Path(choice.first_on_path) / name) == os.path.realpath(user)
+        shim = Path(choice.first_on_path) / name
+        run = subprocess.run(
+            [str(shim), "-c", f"import only_in_my_venv; {code}"], capture_output=True, text=True
+        )
+        assert run.returncode == 0, run.stderr
+        assert Path(run.stdout.strip()) == venv
 
 
 def test_a_bad_named_interpreter_is_a_config_error_that_says_what_to_use(tmp_path: Path) -> None:
