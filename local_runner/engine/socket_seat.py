@@ -59,6 +59,7 @@ _DONTWAIT: int = getattr(socket, "MSG_DONTWAIT", 0)
 #: rounds ``SO_RCVTIMEO`` up to its clock tick (up to 10 ms), and a deadline is a deadline.
 _BLOCKING_MIN = 0.05
 _NONBLOCKING_ONLY = _DONTWAIT == 0 or not sys.platform.startswith("linux")
+_KNOWN_REPLIES = 512  # whole reply lines remembered with their action (the MIT wire only)
 _TIMEVAL = struct.Struct("@ll")  # struct timeval, as Linux's SO_RCVTIMEO takes it
 
 
@@ -136,6 +137,9 @@ class SocketSeat(Seat):
         self.rules = rules
         self.codec: LineCodec = codec if codec is not None else MitCodec(rules)
         self._admit_all = isinstance(self.codec, MitCodec)  # no call per line on the MIT wire
+        # The MIT wire's decoding depends on the line alone: the replies a bot repeats (K, C,
+        # F, its usual raises) are decoded once.  (An ACPC reply is read against the state.)
+        self._known: dict[bytes, tuple[str, Action]] | None = {} if self._admit_all else None
         self._decode = self.codec.decode
         del spin_wait  # deprecated: there is no spin-wait any more
         self.name = name
@@ -307,6 +311,11 @@ class SocketSeat(Seat):
             self._abandoned -= 1
 
     def _reply(self, request: _Request, line: bytes | None, elapsed: float) -> Reply:
+        known = self._known
+        if known is not None and line is not None:
+            seen = known.get(line)
+            if seen is not None:
+                return Reply(request.hand, seen[1], elapsed, request.ack, seen[0])
         if line is None:
             detail = f"sent a line longer than {MAX_LINE_BYTES} bytes"
             return Reply(
@@ -327,6 +336,8 @@ class SocketSeat(Seat):
             )
         if len(text) > _MAX_TEXT:
             text = _shorten(text)
+        elif known is not None and line is not None and len(known) < _KNOWN_REPLIES:
+            known[line] = (text, action)
         return Reply(request.hand, action, elapsed, request.ack, text)
 
     def _gone(self, request: _Request) -> Reply:

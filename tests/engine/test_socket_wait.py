@@ -173,3 +173,21 @@ def test_an_old_config_with_spin_wait_still_loads(tmp_path: Any) -> None:
     path = tmp_path / "match.toml"
     path.write_text("[runner]\nspin_wait = 0.0003\n")
     assert load_config(path).runner.spin_wait == 0.0003
+
+
+def test_a_repeated_reply_reads_the_same_and_a_bad_one_stays_bad() -> None:
+    """Replies are remembered once decoded (the MIT wire); a misformatted one never is."""
+    runner, bot = connected_pair()
+    seat = SocketSeat("bot", runner)
+    replies = []
+    for hand, line in enumerate([b"R20\n", b"R20\n", b"R2x\n", b"R2x\n", b"K\n", b"K\n"]):
+        seat.send([Clock(1.0)], hand, ack=False)
+        bot.sendall(line)
+        replies.append(seat.receive(5.0))
+    assert [reply.text for reply in replies] == ["R20", "R20", "R2x", "R2x", "K", "K"]
+    assert replies[0].action == replies[1].action and replies[0].fault is None
+    assert replies[2].fault is FaultKind.MISFORMATTED and replies[3].fault is FaultKind.MISFORMATTED
+    assert replies[3].action is None and replies[3].detail == replies[2].detail
+    assert type(replies[5].action).__name__ == "CheckAction"
+    seat.close()
+    bot.close()
