@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from .rules import Rules
+
+if TYPE_CHECKING:  # imported where a bounty is paid: a bot's start need not load decimal
+    from fractions import Fraction
 
 __all__ = ["bounty_hit", "hand_deltas", "round_winnings"]
 
@@ -58,11 +61,15 @@ def hand_deltas(
     if winner is None:
         if bounty is None or bool(hits[0]) == bool(hits[1]):
             return (0, 0)
+        from fractions import Fraction
+
         hitter = 0 if hits[0] else 1
         share = (Fraction(repr(bounty.ratio)) - 1) / 2 * contributions[1 - hitter]
         won = round_winnings(share + bounty.constant, hitter)
         return (won, -won) if hitter == 0 else (-won, won)
     won = contributions[1 - winner]
     if bounty is not None and hits[winner]:
+        from fractions import Fraction
+
         won = round_winnings(Fraction(repr(bounty.ratio)) * won + bounty.constant, winner)
     return (won, -won) if winner == 0 else (-won, won)

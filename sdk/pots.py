@@ -33,7 +33,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported for exact shares only: a bot's start need not load decimal
+    from fractions import Fraction
 
 __all__ = [
     "Pot",
@@ -83,6 +86,8 @@ def pot_shares(
     ``ranks`` has one entry per seat (higher wins; folded seats' entries are ignored and
     may be ``None``); it may be empty when only one seat is left in the hand.
     """
+    from fractions import Fraction
+
     shares = [Fraction(0)] * len(contributions)
     for pot, winners in _winners(contributions, folded, ranks):
         for seat in winners:

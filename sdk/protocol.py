@@ -256,6 +256,8 @@ def _cards(payload: str, clause: str) -> Cards:
     if not payload:
         return ()
     cards = tuple(payload.split(","))
+    if VALID_CARDS.issuperset(cards):  # one test for the whole list: every message has cards
+        return cards
     for card in cards:
         if card not in VALID_CARDS:
             raise ProtocolError(
@@ -347,12 +349,25 @@ def decode_message(line: str, rules: Rules | None = None) -> list[Clause]:
     text = line.strip()
     if not text:
         raise ProtocolError("empty message: the engine closed the connection or sent a blank line.")
-    decode = _decode_toss_clause if _is_toss(rules) else _decode_clause
-    return [decode(clause) for clause in text.split(" ")]
+    if _is_toss(rules):
+        return [_decode_toss_clause(clause) for clause in text.split(" ")]
+    # The clauses every hand repeats (a check, a call, a seat) are made once; the others
+    # go through _decode_clause.  This runs for every message a bot receives.
+    common = _COMMON_CLAUSES
+    return [common.get(clause) or _decode_clause(clause) for clause in text.split(" ")]
 
 
 _ACTION_LETTERS = frozenset("FCKRA")
 _FOLD, _CALL, _CHECK = FoldAction(), CallAction(), CheckAction()
+#: What the one-letter actions and the seats decode to, made once (clauses are immutable;
+#: outside Toss Hold'em, whose letters differ).
+_COMMON_CLAUSES: dict[str, Clause] = {
+    "F": _FOLD,
+    "C": _CALL,
+    "K": _CHECK,
+    "P0": Position(0),
+    "P1": Position(1),
+}
 
 
 def decode_action(text: str, rules: Rules | None = None) -> Action:

@@ -39,6 +39,7 @@ __all__ = ["PROTOCOLS", "parse_args", "run_bot"]
 #: The wires a bot can speak: the MIT engines' and the ACPC dealer's.
 PROTOCOLS = ("mit", "acpc")
 _ACPC_VARIANTS = games_speaking(ACPC)
+_READ_CHUNK = 65536
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -117,33 +118,45 @@ def run_bot(
         print(f"Could not connect to {args.host}:{args.port}: {error}", file=sys.stderr)
         return
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    reader = sock.makefile("rb")
     try:
         if wire == "acpc":
             from .acpc_client import AcpcClient
 
-            _play_acpc(sock, reader, AcpcClient(bot, rules, game))
+            with sock.makefile("rb") as reader:
+                _play_acpc(sock, reader, AcpcClient(bot, rules, game))
         else:
-            _play_mit(sock, reader, BotClient(bot, rules))
+            _play_mit(sock, BotClient(bot, rules))
     except (ConnectionError, BrokenPipeError):
         return
     finally:
-        reader.close()
         sock.close()
 
 
-def _play_mit(sock: socket.socket, reader: BinaryIO, client: BotClient) -> None:
-    """The MIT wire: one reply to every message, until the engine quits or closes."""
+def _play_mit(sock: socket.socket, client: BotClient) -> None:
+    """The MIT wire: one reply to every message, until the engine quits or closes.
+
+    Lines are split from the socket's reads here rather than through a buffered file: the
+    engine sends one line and waits for its answer, so a read is almost always exactly one
+    line, and the file's layers cost more than the split (this runs for every message)."""
+    rules, handle, recv, sendall = client.rules, client.handle, sock.recv, sock.sendall
+    pending = b""  # what was read after the last whole line
     while True:
-        line = reader.readline(MAX_LINE_BYTES + 1)
-        if not line:
-            return  # the engine closed the connection
-        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
-            raise ProtocolError(f"the engine sent a line longer than {MAX_LINE_BYTES} bytes.")
-        reply = client.handle(decode_message(line.decode("ascii", "replace"), client.rules))
+        end = pending.find(b"\n") + 1
+        while not end:
+            if len(pending) > MAX_LINE_BYTES:
+                raise ProtocolError(f"the engine sent a line longer than {MAX_LINE_BYTES} bytes.")
+            data = recv(_READ_CHUNK)
+            if not data:  # the engine closed the connection (after a last unended line?)
+                if not pending:
+                    return
+                data = b"\n"
+            pending += data
+            end = pending.find(b"\n") + 1
+        line, pending = pending[:end], pending[end:]
+        reply = handle(decode_message(line.decode("ascii", "replace"), rules))
         if reply is None:
             return
-        sock.sendall(encode_action(reply).encode("ascii") + b"\n")
+        sendall(encode_action(reply).encode("ascii") + b"\n")
 
 
 def _play_acpc(sock: socket.socket, reader: BinaryIO, client: AcpcClient) -> None:

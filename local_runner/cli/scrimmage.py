@@ -11,7 +11,6 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from sdk.games import ACPC_DEFAULT_GAME, VARIANTS
@@ -34,7 +33,7 @@ from ..tables.table import planned_legs, play_table
 from .arguments import VARIANT_HELP, non_negative_int, positive_int, seconds, variant_name
 from .console import make_console, print_warning
 from .outputs import prepare_scrimmage_folder
-from .progress import FittingProgress, PlainProgress
+from .progress import PlainProgress
 from .render import describe_faults, result_table
 
 __all__ = ["add_phh_option", "infer_table_game", "register", "run"]
@@ -379,6 +378,11 @@ def _progress(
 
         yield count
         return
+    # The bar's modules only where a bar is drawn (they are a good part of a command's start).
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+
+    from .progress_bar import FittingProgress
+
     columns = (
         TextColumn("{task.description}", style="bold", markup=False),
         BarColumn(),

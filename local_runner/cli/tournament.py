@@ -40,7 +40,8 @@ from ..tables.tournament import (
 )
 from .arguments import VARIANT_HELP, non_negative_int, positive_int, seconds, variant_name
 from .console import fit_table, make_console, print_warning, styled
-from .progress import FittingProgress, Heartbeat, elapsed
+from .progress import Heartbeat, elapsed
+from .progress_bar import FittingProgress
 
 __all__ = ["register", "run"]
 

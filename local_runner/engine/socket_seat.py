@@ -27,6 +27,8 @@ from __future__ import annotations
 import contextlib
 import select
 import socket
+import struct
+import sys
 import time
 from collections import deque
 from collections.abc import Callable
@@ -48,6 +50,17 @@ _SEND_TIMEOUT = 5.0
 _EXIT_PATIENCE = 0.5  # how long a closed connection waits for the process's exit status
 _MAX_TEXT = 200  # characters of a bad reply kept for fault details and logs
 _QUICKACK: int = getattr(socket, "TCP_QUICKACK", 0)  # Linux only
+#: Reads and writes that must not wait pass this flag; the socket itself stays blocking, so
+#: that a wait for one bot's reply can be one ``recv`` bounded by ``SO_RCVTIMEO``
+#: (:meth:`SocketSeat._wait`).  Without the flag (Windows) the socket is non-blocking and
+#: every wait is a ``select`` (also off Linux: ``SO_RCVTIMEO``'s layout below is Linux's).
+_DONTWAIT: int = getattr(socket, "MSG_DONTWAIT", 0)
+#: A wait shorter than this goes through ``select``, whose timeout is exact: the kernel
+#: rounds ``SO_RCVTIMEO`` up to its clock tick (up to 10 ms), and a deadline is a deadline.
+_BLOCKING_MIN = 0.05
+_NONBLOCKING_ONLY = _DONTWAIT == 0 or not sys.platform.startswith("linux")
+_KNOWN_REPLIES = 512  # whole reply lines remembered with their action (the MIT wire only)
+_TIMEVAL = struct.Struct("@ll")  # struct timeval, as Linux's SO_RCVTIMEO takes it
 
 
 class LineCodec(Protocol):
@@ -124,12 +137,18 @@ class SocketSeat(Seat):
         self.rules = rules
         self.codec: LineCodec = codec if codec is not None else MitCodec(rules)
         self._admit_all = isinstance(self.codec, MitCodec)  # no call per line on the MIT wire
+        # The MIT wire's decoding depends on the line alone: the replies a bot repeats (K, C,
+        # F, its usual raises) are decoded once.  (An ACPC reply is read against the state.)
+        self._known: dict[bytes, tuple[str, Action]] | None = {} if self._admit_all else None
         self._decode = self.codec.decode
         del spin_wait  # deprecated: there is no spin-wait any more
         self.name = name
         self.before_quit = before_quit
         self.sock = sock
-        sock.setblocking(False)
+        # Blocking, with every read and write that must not wait flagged _DONTWAIT; without
+        # the flag, non-blocking (see _DONTWAIT).
+        sock.setblocking(not _NONBLOCKING_ONLY)
+        self._rcvtimeo = 0.0  # SO_RCVTIMEO as last set (0: never set, the kernel's "forever")
         is_tcp = sock.family in (socket.AF_INET, socket.AF_INET6)
         self._quickack = is_tcp and _QUICKACK
         self._fd = sock.fileno()
@@ -188,7 +207,7 @@ class SocketSeat(Seat):
         if not self._broken:
             data = self.codec.encode(message)
             try:
-                sent = self.sock.send(data)  # the usual case: one call takes it all
+                sent = self.sock.send(data, _DONTWAIT)  # the usual case: one call takes it all
             except BlockingIOError:
                 sent = 0
             except OSError:
@@ -292,6 +311,11 @@ class SocketSeat(Seat):
             self._abandoned -= 1
 
     def _reply(self, request: _Request, line: bytes | None, elapsed: float) -> Reply:
+        known = self._known
+        if known is not None and line is not None:
+            seen = known.get(line)
+            if seen is not None:
+                return Reply(request.hand, seen[1], elapsed, request.ack, seen[0])
         if line is None:
             detail = f"sent a line longer than {MAX_LINE_BYTES} bytes"
             return Reply(
@@ -312,6 +336,8 @@ class SocketSeat(Seat):
             )
         if len(text) > _MAX_TEXT:
             text = _shorten(text)
+        elif known is not None and line is not None and len(known) < _KNOWN_REPLIES:
+            known[line] = (text, action)
         return Reply(request.hand, action, elapsed, request.ack, text)
 
     def _gone(self, request: _Request) -> Reply:
@@ -335,13 +361,17 @@ class SocketSeat(Seat):
         return Reply(request.hand, None, 0.0, request.ack, "", kind, detail)
 
     def _wait(self, timeout: float) -> None:
-        """Sleep in ``select`` until this seat or a peer that owes a reply has sent something,
-        or ``timeout`` seconds have passed; read what came.
+        """Sleep until this seat or a peer that owes a reply has sent something, or
+        ``timeout`` seconds have passed; read what came.
 
-        A blocking wait with the deadline as its timeout: no CPU is spent while the bot
+        A blocking wait with the deadline as its bound: no CPU is spent while the bot
         thinks, and the runner wakes as soon as a byte arrives, however busy the machine.
-        (There used to be a spin-wait here, ``[runner] spin_wait``: it cost more CPU than it
-        saved wall time, and on a loaded machine it took the CPU from the bots it waited for.)
+        When no peer owes a reply (most of a hand), the wait is the read itself: one
+        ``recv`` that the kernel ends after ``SO_RCVTIMEO`` (:meth:`_receive_blocking`);
+        otherwise ``select`` watches this seat and every peer that does, and the seats it
+        names are read.  (There used to be a spin-wait here, ``[runner] spin_wait``: it cost
+        more CPU than it saved wall time, and on a loaded machine it took the CPU from the
+        bots it waited for.)
         """
         fd = self._fd
         watched = [fd]
@@ -349,6 +379,9 @@ class SocketSeat(Seat):
         for peer in peers:
             if (peer._requests or peer._abandoned) and not peer._eof:
                 watched.append(peer._fd)
+        if len(watched) == 1 and timeout >= _BLOCKING_MIN and not _NONBLOCKING_ONLY:
+            self._receive_blocking(timeout)
+            return
         try:
             readable, _, _ = select.select(watched, [], [], timeout)
         except (OSError, ValueError):
@@ -363,6 +396,36 @@ class SocketSeat(Seat):
         for seat in (self, *peers):
             if seat._fd in readable:
                 seat._read_available(now)
+
+    def _receive_blocking(self, timeout: float) -> None:
+        """One ``recv`` that waits at most ``timeout`` seconds (at least :data:`_BLOCKING_MIN`).
+
+        ``SO_RCVTIMEO`` bounds the wait.  It is set again only when it would outlast
+        ``timeout`` (to half of it, so that a clock that shrinks a little with every reply does
+        not cost a system call per message); a read that ends early for that reason returns
+        nothing, and the caller waits again for what is left.
+        """
+        if self._rcvtimeo > timeout * 0.75 or self._rcvtimeo <= 0.0:
+            bound = timeout / 2
+            seconds = int(bound)
+            try:
+                self.sock.setsockopt(
+                    socket.SOL_SOCKET,
+                    socket.SO_RCVTIMEO,
+                    _TIMEVAL.pack(seconds, int((bound - seconds) * 1e6)),
+                )
+            except OSError:
+                self._broken = True
+                return
+            self._rcvtimeo = bound
+        try:
+            data = self.sock.recv(_READ_CHUNK)
+        except BlockingIOError:
+            return  # SO_RCVTIMEO ran out
+        except OSError:
+            self._eof = True
+            return
+        self._take(data, time.perf_counter())
 
     def _ack_at_once(self) -> None:
         """Acknowledge the bot's next segment at once instead of delaying the ACK (Linux).
@@ -380,13 +443,18 @@ class SocketSeat(Seat):
             self.sock.setsockopt(socket.IPPROTO_TCP, _QUICKACK, 1)
 
     def _read_available(self, now: float) -> None:
+        """Read what has arrived, without waiting."""
         try:
-            data = self.sock.recv(_READ_CHUNK)
+            data = self.sock.recv(_READ_CHUNK, _DONTWAIT)
         except BlockingIOError:
             return
         except OSError:
             self._eof = True
             return
+        self._take(data, now)
+
+    def _take(self, data: bytes, now: float) -> None:
+        """Split what one read brought into lines (an empty read: the connection's end)."""
         if not data:
             self._eof = True
             return
@@ -438,7 +506,7 @@ class SocketSeat(Seat):
         try:
             while view:
                 try:
-                    sent = self.sock.send(view)
+                    sent = self.sock.send(view, _DONTWAIT)
                     view = view[sent:]
                 except BlockingIOError:
                     remaining = deadline - time.perf_counter()

@@ -29,24 +29,18 @@ from sdk.acpc import (
     seat_of_position,
 )
 from sdk.actions import FoldAction
-from sdk.games import ACPC, native_wire
 from sdk.pots import exact_pot_deltas
 from sdk.rules import Rules
 from sdk.states import TerminalState
 
 from ..engine.dealer import showdown_ranks
 from ..engine.records import ActionEvent, HandRecord, StreetEvent
-from .layout import DEALER_LOG_FILE
+from .layout import DEALER_LOG_FILE, keeps_dealer_log
 
 __all__ = ["DealerLogWriter", "as_decimal", "keeps_dealer_log"]
 
 #: What a name in the log may not hold (the format's separators and white space).
 _FORBIDDEN = str.maketrans({c: "_" for c in ":| \t\r\n"})
-
-
-def keeps_dealer_log(rules: Rules) -> bool:
-    """Whether a match of ``rules`` gets a ``dealer.log``: a game the ACPC server plays."""
-    return native_wire(rules) == ACPC
 
 
 class DealerLogWriter:

@@ -19,6 +19,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sdk.games import ACPC, native_wire
+from sdk.rules import Rules
+
 from ..engine.seating import duplicate_orders
 
 __all__ = [
@@ -38,6 +41,7 @@ __all__ = [
     "RESULTS_FILE",
     "SUMMARY_FILE",
     "bot_log_name",
+    "keeps_dealer_log",
     "leg_directories",
     "leg_folders",
     "leg_runs",
@@ -104,3 +108,8 @@ def leg_folders(directory: Path) -> list[Path]:
 def leg_runs(directory: Path) -> list[Path]:
     """The legs of a duplicate match's folder that hold hands (each is a run), in order."""
     return [leg for leg in leg_folders(directory) if (leg / HANDS_FILE).is_file()]
+
+
+def keeps_dealer_log(rules: Rules) -> bool:
+    """Whether a match of ``rules`` gets a ``dealer.log``: a game the ACPC server plays."""
+    return native_wire(rules) == ACPC

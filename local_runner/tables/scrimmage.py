@@ -30,7 +30,6 @@ from sdk.games import ACPC, native_wire
 from sdk.rules import ENVIRONMENT_VARIABLE, Rules
 
 from ..bots.builtin import make_builtin
-from ..engine.acpc_seat import AcpcSocketSeat
 from ..engine.faults import FaultKind
 from ..engine.match import Match, MatchSettings
 from ..engine.records import HandRecord, MatchResult
@@ -49,8 +48,7 @@ from ..programs.process import (
 from ..programs.sandbox import Sandbox, sandbox_problem
 from ..results.match_stats import MatchStats
 from ..results.stats import statistics_dict
-from ..runs.dealer_log import DealerLogWriter, keeps_dealer_log
-from ..runs.layout import bot_log_name
+from ..runs.layout import bot_log_name, keeps_dealer_log
 from ..runs.writer import MatchLogWriter
 from .config import ScrimmageConfig
 from .spec import BotSpec, UsageError, unique_names
@@ -161,6 +159,9 @@ def run_scrimmage(
             )
             dealer_log = None
             if keeps_dealer_log(config.rules):  # the ACPC server's log of the match, too
+                # The ACPC modules only for an ACPC game (an MIT match starts without them).
+                from ..runs.dealer_log import DealerLogWriter
+
                 dealer_log = cleanup.enter_context(
                     DealerLogWriter(
                         out_dir, config.rules, tuple(table.names), config.seed, out_dir.name
@@ -517,6 +518,8 @@ def _connect(
 
     remember = before_quit if before_quit is not None else process.remember_processes
     if acpc and rules is not None:
+        from ..engine.acpc_seat import AcpcSocketSeat  # the ACPC modules only for that wire
+
         return AcpcSocketSeat(name, connection, rules, exit_status, before_quit=remember)
     return SocketSeat(name, connection, exit_status, before_quit=remember, rules=rules)
 

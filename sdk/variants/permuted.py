@@ -21,7 +21,6 @@ cards they play as.
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Sequence
 from functools import lru_cache
@@ -46,6 +45,8 @@ def draw_values(seed: int, prior: PermutationRules) -> str:
     from BLAKE2b of (seed, rank), the same on every platform, by the geometric law's inverse
     distribution, ``P(s >= k) = (1 - p) ** k``.
     """
+    import hashlib  # here, once per match: a bot that plays no permuted game never loads it
+
     failure = math.log1p(-prior.p) if prior.p < 1 else None
     draws = []
     for rank in range(13):

@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemaini
 from rich.table import Table
 
 from local_runner.cli.console import KitConsole, make_console
-from local_runner.cli.progress import FittingProgress
+from local_runner.cli.progress_bar import FittingProgress
 from local_runner.cli.render import result_table
 from local_runner.engine.faults import FaultKind
 from local_runner.engine.records import MatchResult, PlayerResult
