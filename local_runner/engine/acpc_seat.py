@@ -95,6 +95,8 @@ class AcpcCodec:
 class AcpcSocketSeat(SocketSeat):
     """A connected bot process that speaks the ACPC wire (see the module docstring)."""
 
+    blocking_wait = True  # no acknowledgements: only the seat asked owes a reply
+
     def __init__(
         self,
         name: str,

@@ -27,6 +27,8 @@ from __future__ import annotations
 import contextlib
 import select
 import socket
+import struct
+import sys
 import time
 from collections import deque
 from collections.abc import Callable
@@ -48,6 +50,14 @@ _SEND_TIMEOUT = 5.0
 _EXIT_PATIENCE = 0.5  # how long a closed connection waits for the process's exit status
 _MAX_TEXT = 200  # characters of a bad reply kept for fault details and logs
 _QUICKACK: int = getattr(socket, "TCP_QUICKACK", 0)  # Linux only
+# Reads and writes that must not wait pass this flag, so they never block whatever the
+# socket's own mode (a seat with a blocking wait keeps its socket blocking: see _await_own).
+_DONTWAIT: int = getattr(socket, "MSG_DONTWAIT", 0)
+#: How long one blocking ``recv`` of a seat's own wait may sleep (its ``SO_RCVTIMEO``, set once
+#: per match); the end of a reply's budget, closer than this and a margin for the kernel's
+#: rounding of that timeout (one clock tick, at most 10 ms), is waited for in ``select``.
+_BLOCKING_SLICE = 0.25
+_BLOCKING_MARGIN = 0.02
 
 
 class LineCodec(Protocol):
@@ -102,6 +112,11 @@ class _Request:
 class SocketSeat(Seat):
     """A connected bot process.  ``exit_status`` tells a crash from a disconnect."""
 
+    blocking_wait = False
+    """Wait for this seat's own reply in a blocking ``recv`` when no other seat owes one (one
+    system call instead of ``select`` and ``recv``; see :meth:`_await_own`).  The ACPC seat,
+    whose peers never owe an acknowledgement, turns it on."""
+
     def __init__(
         self,
         name: str,
@@ -129,7 +144,21 @@ class SocketSeat(Seat):
         self.name = name
         self.before_quit = before_quit
         self.sock = sock
-        sock.setblocking(False)
+        # A blocking wait needs the socket in blocking mode with a receive timeout; every
+        # other read and write passes _DONTWAIT.  (Linux: the timeout's layout is a timeval.)
+        self._blocking = self.blocking_wait and bool(_DONTWAIT) and sys.platform == "linux"
+        if self._blocking:
+            try:
+                seconds = int(_BLOCKING_SLICE)
+                micros = round((_BLOCKING_SLICE - seconds) * 1e6)
+                sock.setsockopt(
+                    socket.SOL_SOCKET, socket.SO_RCVTIMEO, struct.pack("ll", seconds, micros)
+                )
+                sock.setblocking(True)
+            except OSError:
+                self._blocking = False
+        if not self._blocking:
+            sock.setblocking(False)
         is_tcp = sock.family in (socket.AF_INET, socket.AF_INET6)
         self._quickack = is_tcp and _QUICKACK
         self._fd = sock.fileno()
@@ -188,7 +217,7 @@ class SocketSeat(Seat):
         if not self._broken:
             data = self.codec.encode(message)
             try:
-                sent = self.sock.send(data)  # the usual case: one call takes it all
+                sent = self.sock.send(data, _DONTWAIT)  # the usual case: one call takes it all
             except BlockingIOError:
                 sent = 0
             except OSError:
@@ -342,6 +371,8 @@ class SocketSeat(Seat):
         thinks, and the runner wakes as soon as a byte arrives, however busy the machine.
         (There used to be a spin-wait here, ``[runner] spin_wait``: it cost more CPU than it
         saved wall time, and on a loaded machine it took the CPU from the bots it waited for.)
+        A seat with :attr:`blocking_wait` that waits for itself alone, with more than a
+        receive timeout left, sleeps in ``recv`` instead (:meth:`_await_own`).
         """
         fd = self._fd
         watched = [fd]
@@ -349,6 +380,9 @@ class SocketSeat(Seat):
         for peer in peers:
             if (peer._requests or peer._abandoned) and not peer._eof:
                 watched.append(peer._fd)
+        if self._blocking and len(watched) == 1 and timeout > _BLOCKING_SLICE + _BLOCKING_MARGIN:
+            self._await_own()
+            return
         try:
             readable, _, _ = select.select(watched, [], [], timeout)
         except (OSError, ValueError):
@@ -379,14 +413,35 @@ class SocketSeat(Seat):
         with contextlib.suppress(OSError):
             self.sock.setsockopt(socket.IPPROTO_TCP, _QUICKACK, 1)
 
-    def _read_available(self, now: float) -> None:
+    def _await_own(self) -> None:
+        """Sleep in ``recv`` itself until the bot sends something or the socket's receive
+        timeout (:data:`_BLOCKING_SLICE`) passes; take what came.
+
+        For a wait on this seat alone, well before its deadline: the caller loops until the
+        reply comes or the deadline is near, and waits out the rest in ``select``, whose
+        timeout is exact.
+        """
         try:
             data = self.sock.recv(_READ_CHUNK)
+        except BlockingIOError:  # the receive timeout: nothing came
+            return
+        except OSError:
+            self._eof = True
+            return
+        self._take(data, time.perf_counter())
+
+    def _read_available(self, now: float) -> None:
+        try:
+            data = self.sock.recv(_READ_CHUNK, _DONTWAIT)
         except BlockingIOError:
             return
         except OSError:
             self._eof = True
             return
+        self._take(data, now)
+
+    def _take(self, data: bytes, now: float) -> None:
+        """Split what was read at ``now`` into lines (see the module docstring)."""
         if not data:
             self._eof = True
             return
@@ -438,7 +493,7 @@ class SocketSeat(Seat):
         try:
             while view:
                 try:
-                    sent = self.sock.send(view)
+                    sent = self.sock.send(view, _DONTWAIT)
                     view = view[sent:]
                 except BlockingIOError:
                     remaining = deadline - time.perf_counter()

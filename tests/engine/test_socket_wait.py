@@ -1,13 +1,16 @@
-"""SocketSeat waits in select and sets TCP options once, not per message."""
+"""SocketSeat waits in select (or, for a seat with a blocking wait, in recv itself) and sets TCP
+options once, not per message."""
 
 from __future__ import annotations
 
 import socket
+import sys
 import threading
 from typing import Any
 
 import pytest
 
+from local_runner.engine import socket_seat
 from local_runner.engine.faults import FaultKind
 from local_runner.engine.socket_seat import SocketSeat
 from local_runner.tables.config import load_config
@@ -95,6 +98,71 @@ def test_a_timeout_still_comes_at_the_deadline() -> None:
     reply = seat.receive(0.05)
     assert reply.fault is FaultKind.TIMEOUT and reply.elapsed == 0.05
     assert runner.receives == 0  # nothing arrived: select timed out, no read was tried
+    seat.close()
+    bot.close()
+
+
+class BlockingSeat(SocketSeat):
+    """A seat that waits for its own reply in a blocking recv (as the ACPC seat does)."""
+
+    blocking_wait = True
+
+
+needs_blocking_wait = pytest.mark.skipif(
+    not (sys.platform == "linux" and hasattr(socket, "MSG_DONTWAIT")),
+    reason="the blocking wait is Linux-only",
+)
+
+
+@needs_blocking_wait
+def test_a_blocking_wait_makes_one_recv_per_reply_and_no_select(monkeypatch: Any) -> None:
+    runner, bot = connected_pair()
+    seat = BlockingSeat("bot", runner)
+    selects: list[Any] = []
+    real_select = socket_seat.select.select
+
+    def counting_select(*args: Any) -> Any:
+        selects.append(args)
+        return real_select(*args)
+
+    monkeypatch.setattr(socket_seat.select, "select", counting_select)
+    reader = bot.makefile("rb")
+    replies = 20
+
+    def answer() -> None:
+        for number in range(replies):
+            reader.readline()
+            if number == replies - 1:  # the last one after the socket's receive timeout
+                threading.Event().wait(socket_seat._BLOCKING_SLICE + 0.1)
+            bot.sendall(b"K\n")
+
+    answering = threading.Thread(target=answer)
+    answering.start()
+    for hand in range(replies):
+        seat.send([Clock(1.0)], hand, ack=True)
+        reply = seat.receive(5.0)
+        assert reply.fault is None and reply.text == "K"
+    answering.join()
+    # One recv per reply, and for the last one those its receive timeouts ended (at least
+    # one, more if the answering thread was slow to wake); select never ran.
+    assert runner.receives > replies
+    assert selects == []
+    seat.close()
+    bot.close()
+
+
+@needs_blocking_wait
+def test_a_blocking_wait_still_times_out_at_the_deadline_and_drops_the_late_reply() -> None:
+    runner, bot = connected_pair()
+    seat = BlockingSeat("bot", runner)
+    budget = socket_seat._BLOCKING_SLICE + socket_seat._BLOCKING_MARGIN + 0.2
+    seat.send([Clock(1.0)], 1, ack=True)
+    reply = seat.receive(budget)
+    assert reply.fault is FaultKind.TIMEOUT and reply.elapsed == budget
+    bot.sendall(b"K\nK\n")  # the late reply, then the answer to the next message
+    seat.send([Clock(1.0)], 2, ack=True)
+    reply = seat.receive(5.0)
+    assert reply.fault is None and reply.text == "K" and reply.hand == 2
     seat.close()
     bot.close()
 
