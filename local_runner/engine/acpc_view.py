@@ -12,10 +12,12 @@ Lines are written with the one ACPC codec (:mod:`sdk.acpc`): positions from seat
 raises as the raiser's total for the hand (:func:`~sdk.acpc.action_to_wire`, given the
 state the action was played in), boards per round.  No rule of the game is written here.
 
-The lines are built incrementally, a hand and a seat at a time: the engine's own state is
-trusted, so a line is the hand's fixed head, the betting text so far (one token appended per
-action, a ``/`` per new round) and the card text (rebuilt only when a round is dealt or the
-showdown shows cards), with no :class:`~sdk.acpc.MatchState` made and validated per line.
+The lines are built incrementally: the engine's own state is trusted, so a line is the
+seat's fixed head and hole cards around the hand's public text of that state, the betting so
+far (one token appended per action, a ``/`` per new round) and the board (rebuilt only when a
+round is dealt), with no :class:`~sdk.acpc.MatchState` made and validated per line.  The
+public text of each state is written once per hand and shared by every seat's view
+(:class:`_HandText`); only a showdown's final line shows other seats' cards.
 What comes back from the bot is untrusted and read in full: an exact echo of the latest line
 costs one comparison and the action's reading; anything else goes through
 :func:`~sdk.acpc.parse_reply`.  ``tests/engine/test_acpc_view_fast.py`` checks the lines
