@@ -12,10 +12,12 @@ Lines are written with the one ACPC codec (:mod:`sdk.acpc`): positions from seat
 raises as the raiser's total for the hand (:func:`~sdk.acpc.action_to_wire`, given the
 state the action was played in), boards per round.  No rule of the game is written here.
 
-The lines are built incrementally, a hand and a seat at a time: the engine's own state is
-trusted, so a line is the hand's fixed head, the betting text so far (one token appended per
-action, a ``/`` per new round) and the card text (rebuilt only when a round is dealt or the
-showdown shows cards), with no :class:`~sdk.acpc.MatchState` made and validated per line.
+The lines are built incrementally: the engine's own state is trusted, so a line is the
+seat's fixed head and hole cards around the hand's public text of that state, the betting so
+far (one token appended per action, a ``/`` per new round) and the board (rebuilt only when a
+round is dealt), with no :class:`~sdk.acpc.MatchState` made and validated per line.  The
+public text of each state is written once per hand and shared by every seat's view
+(:class:`_HandText`); only a showdown's final line shows other seats' cards.
 What comes back from the bot is untrusted and read in full: an exact echo of the latest line
 costs one comparison and the action's reading; anything else goes through
 :func:`~sdk.acpc.parse_reply`.  ``tests/engine/test_acpc_view_fast.py`` checks the lines
@@ -25,6 +27,7 @@ against :func:`~sdk.acpc.format_match_state` on random hands of every seat count
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from sdk.acpc import (
     AcpcProtocolError,
@@ -49,6 +52,54 @@ __all__ = ["AcpcView"]
 Cards = tuple[str, ...]
 
 
+class _HandText:
+    """The public part of one hand's lines, written once for every seat that sees it.
+
+    Every seat's line of a state is ``MATCHSTATE:<position>:<hand>:<betting>:<holes><board>``
+    where only the head and the hole cards depend on the seat; the betting and the board are
+    the same for all.  So the text of each state, the betting so far and the board by round,
+    is made here once per hand (one token per action, a ``/`` per round, the board when a
+    round is dealt), and each seat's view puts its own head and hole cards around it.
+    """
+
+    __slots__ = ("betting", "board", "cursor", "folded", "record", "rounds", "states")
+
+    def __init__(self, record: HandRecord) -> None:
+        """The text of ``record``'s hand, before any event is read."""
+        self.record = record
+        self.cursor = 0
+        # The states before each action so far, (betting, board); the latest state, which
+        # the next event may still change (a round dealt), is (betting, board) itself.
+        self.states: list[tuple[str, str]] = []
+        self.betting = ""
+        self.board = ""
+        self.rounds: tuple[Cards, ...] = ((),)
+        self.folded = [False] * len(record.players)
+
+    def catch_up(self) -> None:
+        """Read the events not read yet: each action closes a state and adds its token."""
+        events: Sequence[Event] = self.record.events
+        for event in events[self.cursor :]:
+            if type(event) is ActionEvent:
+                self.states.append((self.betting, self.board))  # the state it was played in
+                self.betting += action_to_wire(event.state, event.action).token
+                if type(event.action) is FoldAction:
+                    self.folded[event.seat] = True
+            elif type(event) is StreetEvent:  # a new round (each one when the board runs out)
+                rounds = board_rounds(event.board)
+                self.betting += "/" * (len(rounds) - len(self.rounds))
+                self.rounds = rounds
+                # The first round's board cards (none in hold'em) follow the hole cards
+                # directly; each later round's after a "/".
+                self.board = "".join(rounds[0]) + "".join("/" + "".join(c) for c in rounds[1:])
+        self.cursor = len(events)
+
+
+#: The text of the hand being played (every seat's view of a match reads the same record,
+#: one after the other; a view that finds another record here starts that record's text).
+_latest: list[_HandText | None] = [None]
+
+
 class AcpcView:
     """One seat's ``MATCHSTATE`` lines, from the engine's records (see the module docstring)."""
 
@@ -57,22 +108,16 @@ class AcpcView:
         self.rules = rules
         self._state: RoundState | None = None  # the state the seat was last asked to act in
         self._record: HandRecord | None = None
-        self._cursor = 0
+        self._text: _HandText | None = None  # the record's public text, shared by the seats
+        self._sent = 0  # the hand's states already written for this seat
         self._seat = 0
         self._lines: list[str] = []  # not yet sent
         self._current_line = ""  # the latest line sent: the one a reply must echo
         self._current: MatchState | None = None  # read from it only when a reply needs it
-        # The hand as the wire shows it, kept as text ready for the next line (a 3-seat hand
-        # writes some fifty lines): "MATCHSTATE:<position>:<hand>:", the betting so far, and
-        # the cards (hole cards by position, then the board per round).
+        # This seat's part of every line of the hand: "MATCHSTATE:<position>:<hand>:" and
+        # the hole cards it sees, by position (its own).
         self._head = ""
-        self._betting = ""
-        self._cards = ""
-        self._rounds: tuple[Cards, ...] = ((),)
-        self._holes: list[Cards] = []  # by seat; () where this seat cannot see them
-        self._order: list[int] = []  # the seats by position
-        self._folded: list[bool] = []
-        self._dirty = False  # the state changed since the last line
+        self._holes = ""
 
     @property
     def current(self) -> MatchState | None:
@@ -86,8 +131,10 @@ class AcpcView:
     def question(self, record: HandRecord, seat: int, state: RoundState, clock: float) -> list[str]:
         """The lines since the seat's last message; the last one asks it to act in ``state``.
         (The ACPC wire carries no clock.)"""
-        self._catch_up(record, seat)
-        self._flush()
+        text = self._text if record is self._record else self._open(record, seat)
+        assert text is not None
+        text.catch_up()
+        self._write(text, self._holes)
         self._state = state
         lines, self._lines = self._lines, []
         return lines
@@ -101,14 +148,22 @@ class AcpcView:
     def hold(self, record: HandRecord, seat: int) -> None:
         """Add the rest of the finished hand, ending with its final state (the cards shown
         at a showdown), to the lines not yet sent."""
-        self._catch_up(record, seat)
-        if record.showdown:
-            for other, folded in enumerate(self._folded):
-                if not folded:
-                    self._holes[other] = record.final_hands[other]
-            self._show()
-        self._flush()
-        self._record = None
+        text = self._text if record is self._record else self._open(record, seat)
+        assert text is not None
+        text.catch_up()
+        holes = self._holes
+        if record.showdown:  # every seat that did not fold shows its cards; its own always
+            shown = record.final_hands
+            dealt = record.dealt[seat]
+            folded = text.folded
+            holes = "|".join(
+                [
+                    "".join(shown[other] if not folded[other] else dealt if other == seat else ())
+                    for other in _order(len(folded))
+                ]
+            )
+        self._write(text, holes)
+        self._record = self._text = None
         self._state = None  # nothing to answer until the next question
 
     def read(self, text: str) -> Action:
@@ -129,53 +184,38 @@ class AcpcView:
             action = parse_reply(text, self.current).action
         return action_from_wire(self._state, action)
 
-    def _catch_up(self, record: HandRecord, seat: int) -> None:
-        """Follow the events the seat has not seen, writing a line before each action."""
-        if record is not self._record:
-            self._open(record, seat)
-        events: Sequence[Event] = record.events
-        for event in events[self._cursor :]:
-            if type(event) is ActionEvent:
-                self._flush()  # the state this action was played in
-                self._betting += action_to_wire(event.state, event.action).token
-                if type(event.action) is FoldAction:
-                    self._folded[event.seat] = True
-                self._dirty = True
-            elif type(event) is StreetEvent:  # a new round (each one when the board runs out)
-                rounds = board_rounds(event.board)
-                self._betting += "/" * (len(rounds) - len(self._rounds))
-                self._rounds = rounds
-                self._show()
-        self._cursor = len(events)
-
-    def _open(self, record: HandRecord, seat: int) -> None:
+    def _open(self, record: HandRecord, seat: int) -> _HandText:
         """A new hand: the seat sees its own cards; its first line is owed."""
         count = len(record.players)
-        self._record, self._cursor, self._seat = record, 0, seat
+        text = _latest[0]
+        if text is None or text.record is not record:
+            text = _latest[0] = _HandText(record)
+        self._record, self._text, self._sent, self._seat = record, text, 0, seat
         # The dealer counts hands from 0.
         self._head = f"MATCHSTATE:{position_of_seat(seat, count)}:{record.number - 1}:"
-        self._betting, self._rounds = "", ((),)
-        self._holes = [()] * count
-        self._holes[seat] = record.dealt[seat]
-        self._order = [seat_of_position(p, count) for p in range(count)]
-        self._show()
-        self._folded = [False] * count
-        self._dirty = True
+        own = "".join(record.dealt[seat])
+        self._holes = "|".join([own if other == seat else "" for other in _order(count)])
+        return text
 
-    def _show(self) -> None:
-        """The card text: hole cards the seat sees, by position, then the board by round."""
-        holes = self._holes
-        shown = "|".join(["".join(holes[seat]) for seat in self._order])
-        rounds = self._rounds
-        # The first round's board cards (none in hold'em) follow the last hole cards directly.
-        self._cards = shown + "".join(rounds[0]) + "".join("/" + "".join(c) for c in rounds[1:])
-
-    def _flush(self) -> None:
-        """Write the line of the state as it is now, if it changed since the last line."""
-        if not self._dirty or self._record is None:
-            return
-        line = f"{self._head}{self._betting}:{self._cards}"
-        self._lines.append(line)
+    def _write(self, text: _HandText, holes: str) -> None:
+        """Add the lines of the states the seat has not been shown, the latest last (with
+        ``holes`` as its hole cards)."""
+        head = self._head
+        states = text.states
+        done = len(states)
+        if self._sent > done:
+            return  # the seat has seen the latest state already
+        lines = self._lines
+        for betting, board in states[self._sent :]:
+            lines.append(f"{head}{betting}:{self._holes}{board}")
+        line = f"{head}{text.betting}:{holes}{text.board}"
+        lines.append(line)
+        self._sent = done + 1
         self._current_line = line
         self._current = None
-        self._dirty = False
+
+
+@lru_cache(maxsize=16)
+def _order(count: int) -> tuple[int, ...]:
+    """The seats by position, for ``count`` seats."""
+    return tuple(seat_of_position(position, count) for position in range(count))
