@@ -15,7 +15,18 @@ through the real engine and the SDK client, as a scrimmage would.  Reports:
   a busy machine inflates less than the wall-clock figures;
 * the median and 99th percentile time of one ``get_action`` call, per street
   (preflop, flop, turn, river; auction bids count on the flop);
+* ``share``: the clock used as a share of the game's clock (the goal: under a third, in
+  every game, also on a loaded machine);
+* ``budget``: how the bot's clock-aware budget (``local_runner/bots/budget.py``) spent
+  its decisions: at full effort, at fewer samples, frugal (percent of decisions);
 * faults (there must be none) and the bot's result.
+
+The budget follows the clock the engine charges, so on a busy machine the clock used
+stays under the plan (a quarter of the clock) and the ``budget`` column shows the work
+given up for it.  To measure a loaded machine, pin this process next to busy loops:
+
+    yes >/dev/null & yes >/dev/null &          # two busy loops (kill them after)
+    taskset -c 0 python benchmarks/bot_clock.py  # ... and everything pinned to CPU 0
 
 ``--evaluator pkrbot`` loads the bots with eval7 hidden, so they use pkrbot (and
 their Python Monte Carlo loop), as a bot would on MIT's 2026 image.
@@ -103,6 +114,9 @@ def measure(bot: str, opponent: str, variant: str, hands: int, seed: int) -> dic
     ]
     result = Match(seats, rules, seed=seed).play()
     player = result.players[0]
+    budget = getattr(timed.bot, "budget", None)
+    tally = list(budget.tally) if budget is not None else [0, 0, 0]
+    asked = max(1, sum(tally))
     per_street: dict[str, dict[str, float]] = {}
     for street, times in timed.times.items():
         if times:
@@ -119,6 +133,12 @@ def measure(bot: str, opponent: str, variant: str, hands: int, seed: int) -> dic
         "clock_s_per_1000_hands": round(player.time_used * 1000 / result.hands_played, 3),
         "cpu_s_per_1000_hands": round(timed.cpu * 1000 / result.hands_played, 3),
         "clock_limit_s": rules.game_clock * 1000 / rules.num_rounds,
+        "clock_share": round(player.time_used / rules.game_clock, 4),
+        "budget_percent": {
+            "full": round(100 * tally[0] / asked, 1),
+            "fewer": round(100 * tally[1] / asked, 1),
+            "frugal": round(100 * tally[2] / asked, 1),
+        },
         "decisions": player.decisions,
         "faults": {kind.value: n for kind, n in player.fault_counts.items()},
         "bankroll": player.bankroll,
@@ -156,8 +176,8 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
         f"evaluator {args.evaluator}"
     )
     out(
-        f"{'variant':8} {'clock s/1000h':>13} {'cpu s/1000h':>11} {'faults':>6}  "
-        "per street: median / p99 ms (decisions)"
+        f"{'variant':8} {'clock s/1000h':>13} {'share':>5} {'cpu s/1000h':>11} {'faults':>6}  "
+        f"{'budget full/fewer/frugal %':>26}  per street: median / p99 ms (decisions)"
     )
     for row in rows:
         streets = row["streets"]
@@ -167,9 +187,13 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
             for name, s in streets.items()
         )
         faults = sum(row["faults"].values())  # type: ignore[attr-defined]
+        spent = row["budget_percent"]
+        assert isinstance(spent, dict)
+        tally = f"{spent['full']:.0f}/{spent['fewer']:.0f}/{spent['frugal']:.0f}"
         out(
             f"{row['variant']:8} {row['clock_s_per_1000_hands']:>13.2f} "
-            f"{row['cpu_s_per_1000_hands']:>11.2f} {faults:>6}  {cells}"
+            f"{row['clock_share']:>5.2f} {row['cpu_s_per_1000_hands']:>11.2f} {faults:>6}  "
+            f"{tally:>26}  {cells}"
         )
     return 0
 

@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from local_runner.bots.budget import Budget
+from local_runner.bots.budget import Budget, Spend
 from local_runner.bots.builtin import BUILTIN_BOTS, make_builtin
 from local_runner.bots.equity import EquityBot
 from local_runner.bots.likelihood import Kind, LikelihoodModel, Situation
@@ -232,16 +232,64 @@ def test_range_bot_learns_from_a_bluffing_opponents_showdowns() -> None:
     assert bot.stats.hands == 200 and bot.stats.pfr.value is not None and bot.stats.pfr.value > 0.8
 
 
-def test_budget_spends_less_as_the_clock_runs_down() -> None:
+def _charged(budget: Budget, full_cost: float) -> float:
+    """Drive ``budget`` through a match on a simulated machine where a full-effort decision
+    costs ``full_cost`` seconds (a frugal one a tenth): four decisions a hand, each charged
+    to the clock as an engine would, over no-limit's 1000 hands.  Returns the clock used."""
+    state = spot(hand=("Ah", "Kd"), board=("2c", "7d", "Th"), seat=1, street=3)
+    clock = left = state.rules.game_clock
+    for hand in range(1, state.rules.num_rounds + 1):
+        for _ in range(4):
+            spend = budget.spend(GameState(0, left, hand), state)
+            share = 0.1 if spend.frugal else 0.3 + 0.7 * spend.samples / budget.samples
+            left -= full_cost * share
+    return clock - left
+
+
+def test_budget_keeps_full_effort_while_it_fits_the_clock() -> None:
+    # 1 ms a decision, 4 s of the 30 s clock: every decision at full effort (and so a
+    # seeded bot stays deterministic wherever the clock does not bind).
     budget = Budget()
     state = spot(hand=("Ah", "Kd"), board=("2c", "7d", "Th"), seat=1, street=3)
-    full = budget.spend(GameState(0, 30.0, 1), state)
-    low = budget.spend(GameState(0, 2.0, 1), state)
-    empty = budget.spend(GameState(0, 0.05, 1), state)
-    assert full.samples > low.samples > 0 and not low.frugal
-    assert empty.frugal and 0 < empty.samples < low.samples
+    seen = set()
+    left = 30.0
+    for hand in range(1, 1001):
+        for _ in range(4):
+            seen.add(budget.spend(GameState(0, left, hand), state))
+            left -= 0.001
+    assert seen == {Spend(400, False)}
+
+
+@pytest.mark.parametrize("full_cost", [0.003, 0.006, 0.02])
+def test_budget_keeps_a_slow_machine_under_a_third_of_the_clock(full_cost: float) -> None:
+    # At full effort these machines would use 12, 24 and 80 s of the 30 s clock (a frugal
+    # decision of the last costs 2 ms: 8 s if every decision were frugal).
+    assert _charged(Budget(), full_cost) < 30.0 / 3
+
+
+def test_budget_spends_less_as_the_measured_cost_grows() -> None:
+    state = spot(hand=("Ah", "Kd"), board=("2c", "7d", "Th"), seat=1, street=3)
+
+    def after(cost: float) -> Spend:
+        budget = Budget()
+        left = 30.0
+        for hand in range(1, 51):
+            for _ in range(4):
+                spend = budget.spend(GameState(0, left, hand), state)
+                left -= cost * budget.cost_factor(spend)
+        return budget.spend(GameState(0, left, 51), state)
+
+    cheap, dear, dearer = after(0.001), after(0.003), after(0.05)
+    assert cheap == Spend(400, False)
+    assert 40 <= dear.samples < 400 and not dear.frugal
+    assert dearer.frugal and dearer.samples < dear.samples
+
+
+def test_budget_starts_frugal_with_almost_no_clock_but_not_near_the_end() -> None:
+    state = spot(hand=("Ah", "Kd"), board=("2c", "7d", "Th"), seat=1, street=3)
+    assert Budget().spend(GameState(0, 0.05, 1), state).frugal
     # Near the end of a match a little clock goes a long way again.
-    assert not budget.spend(GameState(0, 0.5, 1000), state).frugal
+    assert not Budget().spend(GameState(0, 0.5, 1000), state).frugal
 
 
 def test_range_bot_decides_legally_when_frugal() -> None:
