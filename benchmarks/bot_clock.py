@@ -13,8 +13,8 @@ through the real engine and the SDK client, as a scrimmage would.  Reports:
   The issue's target is under 10 s (a third of MIT's 30 s clock of 2022-2024);
 * ``cpu s/1000h``: the processor time of the bot's ``get_action`` calls alone, which
   a busy machine inflates less than the wall-clock figures;
-* the median and 99th percentile time of one ``get_action`` call, per street
-  (preflop, flop, turn, river; auction bids count on the flop);
+* the median and 99th percentile time of one ``get_action`` call, per street of the
+  game (auction bids count on the street they are asked on);
 * ``share``: the clock used as a share of the game's clock (the goal: under a third, in
   every game, also on a loaded machine);
 * ``budget``: how the bot's clock-aware budget (``local_runner/bots/budget.py``) spent
@@ -49,10 +49,10 @@ from local_runner.engine.match import Match
 from local_runner.engine.seats import InProcessSeat
 from sdk.actions import Action
 from sdk.bot import Bot
+from sdk.games import street_named
 from sdk.rules import VARIANTS, Rules
 from sdk.states import GameState, RoundState, TerminalState
 
-STREETS = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
 
 
 class Timed(Bot):
@@ -60,7 +60,9 @@ class Timed(Bot):
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
-        self.times: dict[str, list[float]] = {name: [] for name in STREETS.values()}
+        # By street name, in the order first met (sdk.games: a game's own streets, Toss
+        # Hold'em's discard streets and River of Blood's runs included).
+        self.times: dict[str, list[float]] = {}
         self.cpu = 0.0
 
     def handle_new_round(self, game_state: GameState, round_state: RoundState, active: int) -> None:
@@ -77,7 +79,9 @@ class Timed(Bot):
         """Delegate, timing the call."""
         start, cpu = time.perf_counter(), time.process_time()
         action = self.bot.get_action(game_state, round_state, active)
-        self.times[STREETS[round_state.street]].append(time.perf_counter() - start)
+        elapsed = time.perf_counter() - start
+        name = street_named(round_state.rules, round_state.street).name
+        self.times.setdefault(name, []).append(elapsed)
         self.cpu += time.process_time() - cpu
         return action
 
