@@ -59,8 +59,8 @@ class Budget:
     min_samples: int = 40
     frugal_samples: int = 30
     share: float = 0.25
-    fixed_share: float = 0.3
-    frugal_cost: float = 0.15
+    fixed_share: float = 0.8
+    frugal_cost: float = 0.25
     prior_seconds: float = 0.002
     prior_decisions: float = 4.0
     smoothing: float = 0.1

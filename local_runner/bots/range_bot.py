@@ -226,13 +226,14 @@ class RangeBot(Bot):
     def read_opponent(self, round_state: RoundState, active: int, frugal: bool = False) -> None:
         """Update the range for every opponent action (and swap chance) since the last call.
 
-        When ``frugal`` (no time to spare) the actions are only noted: the range keeps
-        what it knew, less the cards now seen.
+        When ``frugal`` (no time to spare) only the actions before the flop move the
+        range (their strengths are the shipped table's); later ones are only noted, as a
+        later street's strengths cost an eval7 pass over the pairs.
         """
         dead = [*round_state.hands[active], *round_state.board]
         actions = actions_of(round_state) if self._seats == 2 else seat_actions(round_state)
         for past, situation, kind, board in self._record(actions, active):
-            if frugal or kind is Kind.FOLD:
+            if kind is Kind.FOLD or (frugal and past.street > 0):
                 continue  # a folded opponent's range no longer matters
             self._blur_swaps(round_state, past.street, dead)
             model, stats = self._model_of(past.seat)
