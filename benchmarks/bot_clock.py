@@ -54,7 +54,6 @@ from sdk.rules import VARIANTS, Rules
 from sdk.states import GameState, RoundState, TerminalState
 
 
-
 class Timed(Bot):
     """A bot whose ``get_action`` calls are timed and filed by street."""
 
