@@ -143,9 +143,9 @@ LADDER = ["equity", "range"]
 def test_reference_bot_plays_legally_in_every_variant(
     name: str, variant: str, opponent: str
 ) -> None:
-    # Legality is the point here, not the clock: the bots do not yet budget their thinking
-    # (issue 27), and on a machine at load 16 `range` against `raise` used more than the
-    # season's 30 s in 300 hands of River of Blood (2.3 s of CPU on an idle one).
+    # Legality is the point here, not the clock: a generous clock keeps the bots at full
+    # effort (their budget would turn them frugal on a loaded machine, which
+    # test_range_bot_decides_legally_when_frugal covers), so every path is played.
     rules = Rules.for_variant(variant).replace(game_clock=600.0)
     result = play(make_builtin(name, 7), opponent=opponent, rounds=300, seed=5, rules=rules)
     assert result.hands_played == 300
