@@ -18,7 +18,7 @@ through the real engine and the SDK client, as a scrimmage would.  Reports:
 * ``share``: the clock used as a share of the game's clock (the goal: under a third, in
   every game, also on a loaded machine);
 * ``budget``: how the bot's clock-aware budget (``local_runner/bots/budget.py``) spent
-  its decisions: at full effort, at fewer samples, frugal (percent of decisions);
+  its decisions: at full effort, at fewer samples, frugal, reflex (percent of decisions);
 * faults (there must be none) and the bot's result.
 
 The budget follows the clock the engine charges, so on a busy machine the clock used
@@ -118,7 +118,7 @@ def measure(bot: str, opponent: str, variant: str, hands: int, seed: int) -> dic
     result = Match(seats, rules, seed=seed).play()
     player = result.players[0]
     budget = getattr(timed.bot, "budget", None)
-    tally = list(budget.tally) if budget is not None else [0, 0, 0]
+    tally = list(budget.tally) if budget is not None else [0, 0, 0, 0]
     asked = max(1, sum(tally))
     per_street: dict[str, dict[str, float]] = {}
     for street, times in timed.times.items():
@@ -141,6 +141,7 @@ def measure(bot: str, opponent: str, variant: str, hands: int, seed: int) -> dic
             "full": round(100 * tally[0] / asked, 1),
             "fewer": round(100 * tally[1] / asked, 1),
             "frugal": round(100 * tally[2] / asked, 1),
+            "reflex": round(100 * tally[3] / asked, 1),
         },
         "decisions": player.decisions,
         "faults": {kind.value: n for kind, n in player.fault_counts.items()},
@@ -180,7 +181,7 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     )
     out(
         f"{'variant':8} {'clock s/1000h':>13} {'share':>5} {'cpu s/1000h':>11} {'faults':>6}  "
-        f"{'budget full/fewer/frugal %':>26}  per street: median / p99 ms (decisions)"
+        f"{'budget full/fewer/frugal/reflex %':>33}  per street: median / p99 ms (decisions)"
     )
     for row in rows:
         streets = row["streets"]
@@ -192,11 +193,11 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
         faults = sum(row["faults"].values())  # type: ignore[attr-defined]
         spent = row["budget_percent"]
         assert isinstance(spent, dict)
-        tally = f"{spent['full']:.0f}/{spent['fewer']:.0f}/{spent['frugal']:.0f}"
+        tally = "/".join(f"{spent[mode]:.0f}" for mode in ("full", "fewer", "frugal", "reflex"))
         out(
             f"{row['variant']:8} {row['clock_s_per_1000_hands']:>13.2f} "
             f"{row['clock_share']:>5.2f} {row['cpu_s_per_1000_hands']:>11.2f} {faults:>6}  "
-            f"{tally:>26}  {cells}"
+            f"{tally:>33}  {cells}"
         )
     return 0
 

@@ -25,11 +25,12 @@ cards once), in-process 3-seat matches; a bot's sample for a deal is its mean re
 the three rotations, and its interval is over deals.  (This is the benchmark's own
 rotation, not the runner's duplicate mode.)
 
-A bot is a built-in name, or ``NAME@SAMPLES`` / ``NAME@frugal`` for ``equity`` and
-``range`` held to a fixed budget (every decision at that many Monte Carlo samples, or
-frugal), whatever the clock: the play the clock-aware budget falls back to on a busy
-machine, reproducibly (``--bots range@frugal,range --clock-factor 20``: the strength cost of
-the smaller budget, the full bot kept clear of its clock).
+A bot is a built-in name, or ``NAME@SAMPLES`` / ``NAME@frugal`` / ``NAME@reflex`` for
+``equity`` and ``range`` held to a fixed budget (every decision at that many Monte Carlo
+samples, frugal, or by the reflex table lookup), whatever the clock: the play the
+clock-aware budget falls back to on a busy machine, reproducibly (``--bots
+range@frugal,range --clock-factor 20``: the strength cost of the smaller budget, the full
+bot kept clear of its clock).
 
 ``--card-blind`` adds, for each heads-up pairing, the same result with every showdown
 counted as 0.  Between two bots that never look at their cards (``random``, ``checkcall``)
@@ -109,6 +110,9 @@ def make_bot(name: str, seed: int) -> Bot:
     base, _, level = name.partition("@")
     if not level:
         return make_builtin(name, seed)
+    if level == "reflex":
+        spend = Spend(0, True, True)
+        return (RangeBot if base == "range" else EquityBot)(seed, budget=FixedBudget(spend))
     frugal = level == "frugal"
     spend = Spend(30 if frugal else int(level), frugal)
     if base == "range":

@@ -13,20 +13,31 @@ pinned machine is seen as it is, not through the bot's processor time.
 From those charges it keeps a running estimate of what a decision costs at full effort
 (:attr:`Budget.unit`) and of the decisions a hand asks, and each decision gets the
 largest Monte Carlo sample that fits its share of the plan; under :attr:`Budget.min_samples`
-the bot turns *frugal* (no range updates, no learning, one short simulation or a table
-lookup: a fraction of a millisecond).  While full effort fits (an idle machine, or any
-generous clock) every decision uses exactly :attr:`Budget.samples`, so a seeded bot plays
-the same match twice; once the clock binds, how much work a decision does depends on the
-timing of the decisions before it, and so do its random draws.
+the bot turns *frugal* (no range updates after the flop, no learning, one short simulation
+or a table lookup: a fraction of a millisecond), and when even a frugal decision's measured
+charge does not fit, it answers by :func:`reflex` (a table lookup and the pot odds, as cheap
+as a calling station), so it does not run out of clock however slow the machine.
+
+While full effort fits (an idle machine, or any generous clock) every decision uses exactly
+:attr:`Budget.samples`, so a seeded bot plays the same match twice; once the clock binds,
+how much work a decision does depends on the timing of the decisions before it, and so do
+its random draws.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
+from sdk.actions import Action, BidAction, CallAction, CheckAction, DiscardAction, FoldAction
+from sdk.handclass import class_index
+from sdk.rules import RANKS
 from sdk.states import GameState, RoundState
 
-__all__ = ["Budget", "Spend"]
+from .betting import pot_odds
+from .preflop import equity_vs_random
+
+__all__ = ["Budget", "Spend", "reflex"]
 
 #: How many hands' worth the prior decisions per hand weighs against the ones counted.
 PRIOR_HANDS = 5
@@ -40,6 +51,8 @@ class Spend:
     """Opponent hands per Monte Carlo run (flop and turn)."""
     frugal: bool
     """True when time is short: no range updates, one short simulation per decision."""
+    reflex: bool = False
+    """True when even that is too dear: :func:`reflex`'s table lookup, no simulation."""
 
 
 @dataclass(slots=True)
@@ -61,18 +74,23 @@ class Budget:
     share: float = 0.25
     fixed_share: float = 0.8
     frugal_cost: float = 0.25
+    reflex_cost: float = 0.05
     prior_seconds: float = 0.002
     prior_decisions: float = 4.0
     smoothing: float = 0.1
     unit: float = field(default=0.0, init=False)
     """The running estimate of a full-effort decision's charge, in seconds."""
+    frugal_seconds: float = field(default=0.0, init=False)
+    """The running estimate of a frugal decision's charge."""
+    reflex_seconds: float = field(default=0.0, init=False)
+    """The running estimate of a reflex decision's charge."""
     decisions_per_hand: float = field(default=0.0, init=False)
     """The running estimate of the decisions a hand asks of this bot."""
-    tally: list[int] = field(default_factory=lambda: [0, 0, 0], init=False)
-    """Decisions so far at full effort, at fewer samples, and frugal (for benchmarks)."""
+    tally: list[int] = field(default_factory=lambda: [0, 0, 0, 0], init=False)
+    """Decisions so far at full effort, at fewer samples, frugal and reflex (for benchmarks)."""
     _plan: float | None = field(default=None, init=False)
     _last_clock: float | None = field(default=None, init=False)
-    _last_factor: float = field(default=1.0, init=False)
+    _last: Spend | None = field(default=None, init=False)
     _first_hand: int = field(default=0, init=False)
     _decisions: int = field(default=0, init=False)
 
@@ -87,41 +105,83 @@ class Budget:
         allowance = (clock - self._plan) / hands_left / self.decisions_per_hand
         self._decisions += 1
         spend = self.fit(allowance)
-        self.tally[2 if spend.frugal else 0 if spend.samples == self.samples else 1] += 1
-        self._last_factor = self.cost_factor(spend)
-        self._last_clock = clock
+        self.tally[
+            3 if spend.reflex else 2 if spend.frugal else int(spend.samples < self.samples)
+        ] += 1
+        self._last, self._last_clock = spend, clock
         return spend
 
     def fit(self, allowance: float) -> Spend:
         """The most work whose expected charge fits ``allowance`` seconds."""
-        if allowance >= self.unit:  # (``unit`` is never 0: see _observe)
+        if allowance >= self.unit:  # (the estimates are never 0: see _observe)
             return Spend(self.samples, False)
         effort = (allowance / self.unit - self.fixed_share) / (1.0 - self.fixed_share)
         samples = int(self.samples * effort)
-        if samples < self.min_samples:
+        if samples >= self.min_samples:
+            return Spend(samples, False)
+        if allowance >= self.frugal_seconds:
             return Spend(self.frugal_samples, True)
-        return Spend(samples, False)
+        return Spend(0, True, True)
 
     def cost_factor(self, spend: Spend) -> float:
         """A decision's expected cost at ``spend``, as a share of a full-effort one."""
+        if spend.reflex:
+            return self.reflex_cost
         if spend.frugal:
             return self.frugal_cost
         effort = spend.samples / self.samples
         return self.fixed_share + (1.0 - self.fixed_share) * effort
 
     def _observe(self, clock: float, hand: int) -> None:
-        """Fold the charge of the last decision (the clock's fall since) into the estimates."""
-        if self._last_clock is None or clock > self._last_clock:
-            # The first decision, or a new match for the same bot: start afresh.
+        """Fold the charge of the last decision (the clock's fall since) into the estimate
+        of its mode's cost."""
+        if self._last is None or self._last_clock is None or clock > self._last_clock:
+            # The first decision, or a new match for the same bot: start afresh, with
+            # each mode's cost the prior in proportion.
             self.unit = self.prior_seconds
+            self.frugal_seconds = self.prior_seconds * self.frugal_cost
+            self.reflex_seconds = self.prior_seconds * self.reflex_cost
             self._plan, self._first_hand, self._decisions = None, hand, 0
         else:
-            full = (self._last_clock - clock) / self._last_factor
-            # One stall (a collection, a page-in) moves the estimate, but only so far; and
+            charge = self._last_clock - clock
+            # One stall (a collection, a page-in) moves an estimate, but only so far; and
             # a clock that is not charged (a test's) leaves a tiny positive cost, not 0.
-            full = min(full, 8.0 * self.unit)
-            self.unit = max(1e-7, self.unit + self.smoothing * (full - self.unit))
+            if self._last.reflex:
+                self.reflex_seconds = self._average(self.reflex_seconds, charge)
+            elif self._last.frugal:
+                self.frugal_seconds = self._average(self.frugal_seconds, charge)
+            else:
+                self.unit = self._average(self.unit, charge / self.cost_factor(self._last))
         # Decisions per hand *played* (hands the bot is never asked in count too), with
         # the prior weighing as PRIOR_HANDS hands.
         hands = hand - self._first_hand + 1 + PRIOR_HANDS
         self.decisions_per_hand = (self._decisions + self.prior_decisions * PRIOR_HANDS) / hands
+
+    def _average(self, estimate: float, charge: float) -> float:
+        """The running average moved toward ``charge`` (capped at eight times it)."""
+        return max(1e-7, estimate + self.smoothing * (min(charge, 8.0 * estimate) - estimate))
+
+
+@cache
+def _class_equity() -> tuple[float, ...]:
+    return equity_vs_random()
+
+
+def reflex(round_state: RoundState) -> Action:
+    """A decision with no time for thought, as cheap as a calling station's: check when free;
+    otherwise call when the equity of the best two hole cards' class against a random hand
+    (the shipped table) beats the pot odds, else fold; bid the least; toss the card whose
+    rank is lowest."""
+    legal = round_state.legal_actions()
+    hand = round_state.hands[round_state.actor]
+    if DiscardAction in legal:
+        ranks = [RANKS.index(card[0]) for card in hand]
+        return DiscardAction(ranks.index(min(ranks)))
+    if BidAction in legal:
+        return BidAction(round_state.bid_bounds()[0])
+    if CheckAction in legal:
+        return CheckAction()
+    pair = sorted(hand, key=lambda card: RANKS.index(card[0]))[-2:]
+    if FoldAction not in legal or _class_equity()[class_index(pair)] >= pot_odds(round_state):
+        return CallAction()
+    return FoldAction()

@@ -36,7 +36,7 @@ from sdk.bot import Bot
 from sdk.states import GameState, RoundState
 
 from .betting import fixed_raise, is_limit, pot_odds, pot_raise
-from .budget import Budget
+from .budget import Budget, reflex
 from .field import fair_share, field_equity, opponents_in_hand
 from .ranges import WeightedRange, sampled_equity
 from .toss import best_discard, toss_equity
@@ -108,7 +108,10 @@ class EquityBot(Bot):
 
     def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
         """Pot odds against the equity of our hand versus a random hand."""
-        self.spent = self.budget.spend(game_state, round_state).samples
+        spend = self.budget.spend(game_state, round_state)
+        if spend.reflex:  # no time to think at all (see budget.reflex)
+            return reflex(round_state)
+        self.spent = spend.samples
         legal = round_state.legal_actions()
         if len(legal) == 1 and CheckAction in legal:
             return CheckAction()

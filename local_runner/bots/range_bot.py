@@ -60,7 +60,7 @@ from sdk.payoffs import bounty_hit
 from sdk.states import GameState, RoundState, TerminalState
 
 from .betting import is_limit, raise_options
-from .budget import Budget, Spend
+from .budget import Budget, Spend, reflex
 from .cards import COMBO_INDEX
 from .field import JointDeals, opponents_in_hand, seat_actions
 from .likelihood import Kind, LikelihoodModel, Situation, kind_of
@@ -297,6 +297,9 @@ class RangeBot(Bot):
             # Asked without handle_new_round (a test's crafted state): start the hand now.
             self.handle_new_round(game_state, round_state, active)
         spend = self.budget.spend(game_state, round_state)
+        if spend.reflex:  # no time to think at all (see budget.reflex)
+            self.last_spend = spend
+            return reflex(round_state)
         if is_limit(round_state):
             spend = limit_spend(spend)
         self.last_spend = spend

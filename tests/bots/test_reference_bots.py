@@ -27,7 +27,7 @@ from sdk.actions import BidAction, FoldAction, RaiseAction
 from sdk.handclass import HAND_CLASSES, class_index
 from sdk.opponent_stats import OpponentStats
 from sdk.rules import VARIANTS, Rules
-from sdk.states import GameState
+from sdk.states import GameState, RoundState
 
 # -- the preflop tables -------------------------------------------------------
 
@@ -234,14 +234,18 @@ def test_range_bot_learns_from_a_bluffing_opponents_showdowns() -> None:
 
 def _charged(budget: Budget, full_cost: float) -> float:
     """Drive ``budget`` through a match on a simulated machine where a full-effort decision
-    costs ``full_cost`` seconds (a frugal one a tenth): four decisions a hand, each charged
+    costs ``full_cost`` seconds (a frugal one a tenth, a reflex one a fiftieth: not the
+    budget's own cost model): four decisions a hand, each charged
     to the clock as an engine would, over no-limit's 1000 hands.  Returns the clock used."""
     state = spot(hand=("Ah", "Kd"), board=("2c", "7d", "Th"), seat=1, street=3)
     clock = left = state.rules.game_clock
     for hand in range(1, state.rules.num_rounds + 1):
         for _ in range(4):
             spend = budget.spend(GameState(0, left, hand), state)
-            share = 0.1 if spend.frugal else 0.3 + 0.7 * spend.samples / budget.samples
+            if spend.reflex:
+                share = 0.02
+            else:
+                share = 0.1 if spend.frugal else 0.3 + 0.7 * spend.samples / budget.samples
             left -= full_cost * share
     return clock - left
 
@@ -260,10 +264,10 @@ def test_budget_keeps_full_effort_while_it_fits_the_clock() -> None:
     assert seen == {Spend(400, False)}
 
 
-@pytest.mark.parametrize("full_cost", [0.003, 0.006, 0.02])
+@pytest.mark.parametrize("full_cost", [0.003, 0.006, 0.02, 0.1])
 def test_budget_keeps_a_slow_machine_under_a_third_of_the_clock(full_cost: float) -> None:
-    # At full effort these machines would use 12, 24 and 80 s of the 30 s clock (a frugal
-    # decision of the last costs 2 ms: 8 s if every decision were frugal).
+    # At full effort these machines would use 12, 24, 80 and 400 s of the 30 s clock (on
+    # the last, frugal decisions alone would use 40 s: it answers by reflex).
     assert _charged(Budget(), full_cost) < 30.0 / 3
 
 
@@ -279,10 +283,11 @@ def test_budget_spends_less_as_the_measured_cost_grows() -> None:
                 left -= cost * budget.cost_factor(spend)
         return budget.spend(GameState(0, left, 51), state)
 
-    cheap, dear, dearer = after(0.001), after(0.003), after(0.05)
+    cheap, dear, dearer, dearest = after(0.001), after(0.002), after(0.004), after(0.05)
     assert cheap == Spend(400, False)
     assert 40 <= dear.samples < 400 and not dear.frugal
-    assert dearer.frugal and dearer.samples < dear.samples
+    assert dearer.frugal and not dearer.reflex and dearer.samples < dear.samples
+    assert dearest.reflex
 
 
 def test_budget_starts_frugal_with_almost_no_clock_but_not_near_the_end() -> None:
@@ -290,6 +295,21 @@ def test_budget_starts_frugal_with_almost_no_clock_but_not_near_the_end() -> Non
     assert Budget().spend(GameState(0, 0.05, 1), state).frugal
     # Near the end of a match a little clock goes a long way again.
     assert not Budget().spend(GameState(0, 0.5, 1000), state).frugal
+
+
+class _ReflexOnly(Budget):
+    """A budget with no time at all: every decision by reflex."""
+
+    def spend(self, game_state: GameState, round_state: RoundState) -> Spend:
+        return Spend(0, True, True)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_reflex_decisions_are_legal_in_every_variant(variant: str) -> None:
+    rules = Rules.for_variant(variant).replace(game_clock=600.0)
+    for bot in (RangeBot(3, budget=_ReflexOnly()), EquityBot(3, budget=_ReflexOnly())):
+        result = play(bot, opponent="raise", rounds=60, seed=4, rules=rules)
+        assert result.players[0].fault_counts == {}, result.players[0].first_faults
 
 
 def test_range_bot_decides_legally_when_frugal() -> None:
