@@ -25,8 +25,11 @@ The budget follows the clock the engine charges, so on a busy machine the clock 
 stays under the plan (a quarter of the clock) and the ``budget`` column shows the work
 given up for it.  To measure a loaded machine, pin this process next to busy loops:
 
-    yes >/dev/null & yes >/dev/null &          # two busy loops (kill them after)
-    taskset -c 0 python benchmarks/bot_clock.py  # ... and everything pinned to CPU 0
+    python benchmarks/bot_clock.py --pin 0 --busy 2
+
+pins this process to CPU 0 and starts two busy loops pinned there too (stopped at the end),
+as ``taskset -c 0`` next to two ``yes >/dev/null`` loops would.  The 1-minute load average
+is printed before and after: quote it with the figures.
 
 ``--evaluator pkrbot`` loads the bots with eval7 hidden, so they use pkrbot (and
 their Python Monte Carlo loop), as a bot would on MIT's 2026 image.
@@ -39,7 +42,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -49,7 +54,7 @@ from local_runner.engine.match import Match
 from local_runner.engine.seats import InProcessSeat
 from sdk.actions import Action
 from sdk.bot import Bot
-from sdk.games import street_named
+from sdk.games import find_game, street_named
 from sdk.rules import VARIANTS, Rules
 from sdk.states import GameState, RoundState, TerminalState
 
@@ -108,7 +113,9 @@ def percentile(values: list[float], share: float) -> float:
 
 def measure(bot: str, opponent: str, variant: str, hands: int, seed: int) -> dict[str, object]:
     """Play one match and return its clock figures."""
-    rules = Rules.for_variant(variant).replace(num_rounds=hands)
+    # The game's clock for this many hands, in proportion (its competition's clock_for).
+    clock = find_game(variant).competition.clock_for(hands)
+    rules = Rules.for_variant(variant).replace(num_rounds=hands, game_clock=clock)
     timed = Timed(make_builtin(bot, seed))
     seats = [InProcessSeat(bot, timed, rules)] + [
         # A 3-seat game seats the opponent twice (two independent copies).
@@ -150,6 +157,13 @@ def measure(bot: str, opponent: str, variant: str, hands: int, seed: int) -> dic
     }
 
 
+def busy_loops(cpu: int, count: int) -> list[subprocess.Popen[bytes]]:
+    """Pin this process to ``cpu`` and start ``count`` busy loops pinned there too."""
+    os.sched_setaffinity(0, {cpu})  # children inherit the affinity
+    loop = [sys.executable, "-c", "while True: pass"]
+    return [subprocess.Popen(loop) for _ in range(count)]
+
+
 def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> int:
     """Measure each variant and print a table (or JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -165,19 +179,34 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
         default="eval7",
         help="the bots' hand evaluator (pkrbot: as on MIT's 2026 image, where eval7 is absent)",
     )
+    parser.add_argument("--pin", type=int, help="run pinned to this CPU")
+    parser.add_argument(
+        "--busy", type=int, default=0, help="busy loops pinned next to it (needs --pin)"
+    )
     args = parser.parse_args(argv)
     if args.evaluator == "pkrbot":
         use_pkrbot()
-    rows = [
-        measure(args.bot, args.opponent, variant, args.hands, args.seed)
-        for variant in args.variants.split(",")
-    ]
+    loops = busy_loops(args.pin, args.busy) if args.pin is not None else []
+    load = os.getloadavg()[0]
+    try:
+        rows = [
+            measure(args.bot, args.opponent, variant, args.hands, args.seed)
+            for variant in args.variants.split(",")
+        ]
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
     if args.json:
         out(json.dumps(rows, indent=2))
         return 0
+    where = f"pinned to CPU {args.pin} next to {args.busy} busy loops" if loops else "unpinned"
+    if args.pin is not None and not loops:
+        where = f"pinned to CPU {args.pin}"
     out(
         f"{args.bot} against builtin:{args.opponent}, {args.hands} hands per variant, "
-        f"evaluator {args.evaluator}"
+        f"evaluator {args.evaluator}, {where}; 1-minute load {load:.1f} before, "
+        f"{os.getloadavg()[0]:.1f} after"
     )
     out(
         f"{'variant':8} {'clock s/1000h':>13} {'share':>5} {'cpu s/1000h':>11} {'faults':>6}  "
