@@ -150,24 +150,32 @@ class RangeBot(Bot):
     # -- the hand's bookkeeping ---------------------------------------------------
 
     def handle_new_round(self, game_state: GameState, round_state: RoundState, active: int) -> None:
-        """A fresh uniform range per opponent, without the pairs that use our cards."""
+        """A fresh uniform range per opponent, without the pairs that use our cards (when the
+        budget is down to reflexes, only at the first decision that reads them)."""
         self._me, self._seats = active, len(round_state.stacks)
         self.ranges = {}
-        for seat in range(self._seats):
-            if seat != active:
-                self.ranges[seat] = WeightedRange()
-                self.ranges[seat].remove_cards(round_state.hands[active])
-        self.range = self.ranges[(active + 1) % self._seats]
         self._deals = None
         self._seen = 0
         self._street = 0
         self._gain = DEFAULT_THIRD_CARD_GAIN
         self._observed = []
+        if self.last_spend is None or not self.last_spend.reflex:
+            self._new_ranges(round_state, active)
+
+    def _new_ranges(self, round_state: RoundState, active: int) -> None:
+        """Each opponent's range for a new hand: uniform, less the pairs using our cards."""
+        for seat in range(self._seats):
+            if seat != active:
+                self.ranges[seat] = WeightedRange()
+                self.ranges[seat].remove_cards(round_state.hands[active])
+        self.range = self.ranges[(active + 1) % self._seats]
 
     def handle_round_over(
         self, game_state: GameState, terminal_state: TerminalState, active: int
     ) -> None:
         """Count the opponent's statistics; if it showed two cards, learn from its actions."""
+        if self.last_spend is not None and self.last_spend.reflex:
+            return  # no time even to count
         if self._seats > 2:
             self._field_round_over(terminal_state, active)
             return
@@ -300,6 +308,8 @@ class RangeBot(Bot):
         if spend.reflex:  # no time to think at all (see budget.reflex)
             self.last_spend = spend
             return reflex(round_state)
+        if not self.ranges:  # the hand began in reflex mode
+            self._new_ranges(round_state, active)
         if is_limit(round_state):
             spend = limit_spend(spend)
         self.last_spend = spend
