@@ -153,11 +153,17 @@ def test_reference_bot_plays_legally_in_every_variant(
 
 
 def test_a_seeded_range_bot_replays_the_same_match() -> None:
+    # Where the clock does not bind (an hour for 60 hands: full effort even on a machine at
+    # load 30), a seeded bot plays the same match twice; where it binds, the work of each
+    # decision depends on timing (docs/reference-bots.md, the clock-aware budget).
+    rules = Rules.for_variant("nlhe").replace(game_clock=3600.0)
+    bots = [RangeBot(9), RangeBot(9)]
     first, second = (
-        play(RangeBot(9), opponent="equity", rounds=60, seed=2).players[0].bankroll
-        for _ in range(2)
+        play(bot, opponent="equity", rounds=60, seed=2, rules=rules).players[0].bankroll
+        for bot in bots
     )
     assert first == second
+    assert all(bot.budget.tally[1:] == [0, 0, 0] for bot in bots)  # full effort throughout
 
 
 def test_builtins_are_registered() -> None:
