@@ -77,7 +77,7 @@ class Budget:
     reflex_cost: float = 0.05
     prior_seconds: float = 0.002
     prior_decisions: float = 4.0
-    smoothing: float = 0.1
+    smoothing: float = 0.03
     unit: float = field(default=0.0, init=False)
     """The running estimate of a full-effort decision's charge, in seconds."""
     frugal_seconds: float = field(default=0.0, init=False)
@@ -158,8 +158,8 @@ class Budget:
         self.decisions_per_hand = (self._decisions + self.prior_decisions * PRIOR_HANDS) / hands
 
     def _average(self, estimate: float, charge: float) -> float:
-        """The running average moved toward ``charge`` (capped at eight times it)."""
-        return max(1e-7, estimate + self.smoothing * (min(charge, 8.0 * estimate) - estimate))
+        """The running average moved toward ``charge`` (capped at four times it)."""
+        return max(1e-7, estimate + self.smoothing * (min(charge, 4.0 * estimate) - estimate))
 
 
 @cache
