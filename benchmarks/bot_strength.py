@@ -25,6 +25,13 @@ cards once), in-process 3-seat matches; a bot's sample for a deal is its mean re
 the three rotations, and its interval is over deals.  (This is the benchmark's own
 rotation, not the runner's duplicate mode.)
 
+A bot is a built-in name, or ``NAME@SAMPLES`` / ``NAME@frugal`` / ``NAME@reflex`` for
+``equity`` and ``range`` held to a fixed budget (every decision at that many Monte Carlo
+samples, frugal, or by the reflex table lookup), whatever the clock: the play the
+clock-aware budget falls back to on a busy machine, reproducibly (``--bots
+range@frugal,range --clock-factor 20``: the strength cost of the smaller budget, the full
+bot kept clear of its clock).
+
 ``--card-blind`` adds, for each heads-up pairing, the same result with every showdown
 counted as 0.  Between two bots that never look at their cards (``random``, ``checkcall``)
 the actions say nothing about the cards, the two hands are dealt alike, and so a showdown
@@ -44,12 +51,16 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from local_runner.bots.budget import Budget, Spend
 from local_runner.bots.builtin import make_builtin
+from local_runner.bots.equity import EquityBot
+from local_runner.bots.range_bot import RangeBot
 from local_runner.engine.match import Match
 from local_runner.engine.records import HandRecord
 from local_runner.engine.seats import InProcessSeat
 from local_runner.results.standings import slot_deltas
 from local_runner.results.stats import RunningStats, Summary, summarize_duplicate
+from sdk.bot import Bot
 from sdk.rules import VARIANTS, Rules
 
 LADDER = ("random", "checkcall", "equity", "range")
@@ -81,11 +92,41 @@ def _set_clock_factor(factor: float) -> None:
 Hands = list[tuple[tuple[int, ...], bool]]
 
 
+class FixedBudget(Budget):
+    """A budget that ignores the clock: every decision gets ``fixed``."""
+
+    def __init__(self, fixed: Spend) -> None:
+        super().__init__()
+        self.fixed = fixed
+
+    def spend(self, game_state: object, round_state: object) -> Spend:  # type: ignore[override]
+        """Always the same work."""
+        return self.fixed
+
+
+def make_bot(name: str, seed: int) -> Bot:
+    """A built-in bot, or ``equity``/``range`` at a fixed budget (``range@40``,
+    ``range@frugal``)."""
+    base, _, level = name.partition("@")
+    if not level:
+        return make_builtin(name, seed)
+    if level == "reflex":
+        spend = Spend(0, True, True)
+        return (RangeBot if base == "range" else EquityBot)(seed, budget=FixedBudget(spend))
+    frugal = level == "frugal"
+    spend = Spend(30 if frugal else int(level), frugal)
+    if base == "range":
+        return RangeBot(seed, budget=FixedBudget(spend))
+    if base == "equity":
+        return EquityBot(seed, budget=FixedBudget(Spend(50 if frugal else int(level), frugal)))
+    raise ValueError(f"Only equity and range take a fixed budget, not {base!r}.")
+
+
 def play(bots: list[str], rules: Rules, seed: int) -> tuple[Hands, dict[str, int]]:
     """One match of ``bots`` in slot order: each hand's deltas per slot and whether it
     reached a showdown, and any faults."""
     seats = [
-        InProcessSeat(f"{name}-{slot}", make_builtin(name, seed + slot), rules)
+        InProcessSeat(f"{name}-{slot}", make_bot(name, seed + slot), rules)
         for slot, name in enumerate(bots)
     ]
     deltas: Hands = []

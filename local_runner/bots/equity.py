@@ -36,6 +36,7 @@ from sdk.bot import Bot
 from sdk.states import GameState, RoundState
 
 from .betting import fixed_raise, is_limit, pot_odds, pot_raise
+from .budget import Budget, reflex
 from .field import fair_share, field_equity, opponents_in_hand
 from .ranges import WeightedRange, sampled_equity
 from .toss import best_discard, toss_equity
@@ -59,9 +60,15 @@ FIELD_SAMPLES = 200
 class EquityBot(Bot):
     """Calls or raises by pot odds, with equity against a uniformly random hand."""
 
-    def __init__(self, seed: int | None = None, samples: int = SAMPLES) -> None:
+    def __init__(
+        self, seed: int | None = None, samples: int = SAMPLES, budget: Budget | None = None
+    ) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
+        # The clock-aware budget (:mod:`.budget`): full ``samples`` while they fit the
+        # clock, fewer when it runs short; ``spent`` is this decision's share.
+        self.budget = budget or Budget(samples=samples, min_samples=50, frugal_samples=50)
+        self.spent = samples
         self.uniform = WeightedRange()
         # Limit games: (hand, board, opponents) and the equity measured for them.
         self._cached: tuple[tuple[tuple[str, ...], tuple[str, ...], int], float] | None = None
@@ -86,10 +93,10 @@ class EquityBot(Bot):
             return field_equity(hand, board, field, FIELD_SAMPLES, self.rng)
         if round_state.rules.discard:
             return toss_equity(
-                round_state.hands[active], round_state.board, self.uniform, self.samples, self.rng
+                round_state.hands[active], round_state.board, self.uniform, self.spent, self.rng
             )
         return sampled_equity(
-            round_state.hands[active], round_state.board, self.uniform, self.samples, self.rng
+            round_state.hands[active], round_state.board, self.uniform, self.spent, self.rng
         )
 
     def bid(self, round_state: RoundState, equity: float) -> BidAction:
@@ -101,12 +108,16 @@ class EquityBot(Bot):
 
     def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
         """Pot odds against the equity of our hand versus a random hand."""
+        spend = self.budget.spend(game_state, round_state)
+        if spend.reflex:  # no time to think at all (see budget.reflex)
+            return reflex(round_state)
+        self.spent = spend.samples
         legal = round_state.legal_actions()
         if len(legal) == 1 and CheckAction in legal:
             return CheckAction()
         if DiscardAction in legal:
             hand, board = round_state.hands[active], round_state.board
-            return best_discard(hand, board, self.uniform, self.samples, self.rng)
+            return best_discard(hand, board, self.uniform, self.spent, self.rng)
         equity = self.equity(round_state, active)
         if BidAction in legal:
             return self.bid(round_state, equity)

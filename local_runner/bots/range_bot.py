@@ -60,7 +60,7 @@ from sdk.payoffs import bounty_hit
 from sdk.states import GameState, RoundState, TerminalState
 
 from .betting import is_limit, raise_options
-from .budget import Budget, Spend
+from .budget import Budget, Spend, reflex
 from .cards import COMBO_INDEX
 from .field import JointDeals, opponents_in_hand, seat_actions
 from .likelihood import Kind, LikelihoodModel, Situation, kind_of
@@ -150,24 +150,32 @@ class RangeBot(Bot):
     # -- the hand's bookkeeping ---------------------------------------------------
 
     def handle_new_round(self, game_state: GameState, round_state: RoundState, active: int) -> None:
-        """A fresh uniform range per opponent, without the pairs that use our cards."""
+        """A fresh uniform range per opponent, without the pairs that use our cards (when the
+        budget is down to reflexes, only at the first decision that reads them)."""
         self._me, self._seats = active, len(round_state.stacks)
         self.ranges = {}
-        for seat in range(self._seats):
-            if seat != active:
-                self.ranges[seat] = WeightedRange()
-                self.ranges[seat].remove_cards(round_state.hands[active])
-        self.range = self.ranges[(active + 1) % self._seats]
         self._deals = None
         self._seen = 0
         self._street = 0
         self._gain = DEFAULT_THIRD_CARD_GAIN
         self._observed = []
+        if self.last_spend is None or not self.last_spend.reflex:
+            self._new_ranges(round_state, active)
+
+    def _new_ranges(self, round_state: RoundState, active: int) -> None:
+        """Each opponent's range for a new hand: uniform, less the pairs using our cards."""
+        for seat in range(self._seats):
+            if seat != active:
+                self.ranges[seat] = WeightedRange()
+                self.ranges[seat].remove_cards(round_state.hands[active])
+        self.range = self.ranges[(active + 1) % self._seats]
 
     def handle_round_over(
         self, game_state: GameState, terminal_state: TerminalState, active: int
     ) -> None:
         """Count the opponent's statistics; if it showed two cards, learn from its actions."""
+        if self.last_spend is not None and self.last_spend.reflex:
+            return  # no time even to count
         if self._seats > 2:
             self._field_round_over(terminal_state, active)
             return
@@ -226,13 +234,14 @@ class RangeBot(Bot):
     def read_opponent(self, round_state: RoundState, active: int, frugal: bool = False) -> None:
         """Update the range for every opponent action (and swap chance) since the last call.
 
-        When ``frugal`` (no time to spare) the actions are only noted: the range keeps
-        what it knew, less the cards now seen.
+        When ``frugal`` (no time to spare) only the actions before the flop move the
+        range (their strengths are the shipped table's); later ones are only noted, as a
+        later street's strengths cost an eval7 pass over the pairs.
         """
         dead = [*round_state.hands[active], *round_state.board]
         actions = actions_of(round_state) if self._seats == 2 else seat_actions(round_state)
         for past, situation, kind, board in self._record(actions, active):
-            if frugal or kind is Kind.FOLD:
+            if kind is Kind.FOLD or (frugal and past.street > 0):
                 continue  # a folded opponent's range no longer matters
             self._blur_swaps(round_state, past.street, dead)
             model, stats = self._model_of(past.seat)
@@ -296,6 +305,11 @@ class RangeBot(Bot):
             # Asked without handle_new_round (a test's crafted state): start the hand now.
             self.handle_new_round(game_state, round_state, active)
         spend = self.budget.spend(game_state, round_state)
+        if spend.reflex:  # no time to think at all (see budget.reflex)
+            self.last_spend = spend
+            return reflex(round_state)
+        if not self.ranges:  # the hand began in reflex mode
+            self._new_ranges(round_state, active)
         if is_limit(round_state):
             spend = limit_spend(spend)
         self.last_spend = spend

@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from local_runner.bots.budget import Budget
+from local_runner.bots.budget import Budget, Spend
 from local_runner.bots.builtin import BUILTIN_BOTS, make_builtin
 from local_runner.bots.equity import EquityBot
 from local_runner.bots.likelihood import Kind, LikelihoodModel, Situation
@@ -27,7 +27,7 @@ from sdk.actions import BidAction, FoldAction, RaiseAction
 from sdk.handclass import HAND_CLASSES, class_index
 from sdk.opponent_stats import OpponentStats
 from sdk.rules import VARIANTS, Rules
-from sdk.states import GameState
+from sdk.states import GameState, RoundState
 
 # -- the preflop tables -------------------------------------------------------
 
@@ -143,9 +143,9 @@ LADDER = ["equity", "range"]
 def test_reference_bot_plays_legally_in_every_variant(
     name: str, variant: str, opponent: str
 ) -> None:
-    # Legality is the point here, not the clock: the bots do not yet budget their thinking
-    # (issue 27), and on a machine at load 16 `range` against `raise` used more than the
-    # season's 30 s in 300 hands of River of Blood (2.3 s of CPU on an idle one).
+    # Legality is the point here, not the clock: a generous clock keeps the bots at full
+    # effort (their budget would turn them frugal on a loaded machine, which
+    # test_range_bot_decides_legally_when_frugal covers), so every path is played.
     rules = Rules.for_variant(variant).replace(game_clock=600.0)
     result = play(make_builtin(name, 7), opponent=opponent, rounds=300, seed=5, rules=rules)
     assert result.hands_played == 300
@@ -153,11 +153,17 @@ def test_reference_bot_plays_legally_in_every_variant(
 
 
 def test_a_seeded_range_bot_replays_the_same_match() -> None:
+    # Where the clock does not bind (an hour for 60 hands: full effort even on a machine at
+    # load 30), a seeded bot plays the same match twice; where it binds, the work of each
+    # decision depends on timing (docs/reference-bots.md, the clock-aware budget).
+    rules = Rules.for_variant("nlhe").replace(game_clock=3600.0)
+    bots = [RangeBot(9), RangeBot(9)]
     first, second = (
-        play(RangeBot(9), opponent="equity", rounds=60, seed=2).players[0].bankroll
-        for _ in range(2)
+        play(bot, opponent="equity", rounds=60, seed=2, rules=rules).players[0].bankroll
+        for bot in bots
     )
     assert first == second
+    assert all(bot.budget.tally[1:] == [0, 0, 0] for bot in bots)  # full effort throughout
 
 
 def test_builtins_are_registered() -> None:
@@ -232,16 +238,84 @@ def test_range_bot_learns_from_a_bluffing_opponents_showdowns() -> None:
     assert bot.stats.hands == 200 and bot.stats.pfr.value is not None and bot.stats.pfr.value > 0.8
 
 
-def test_budget_spends_less_as_the_clock_runs_down() -> None:
+def _charged(budget: Budget, full_cost: float) -> float:
+    """Drive ``budget`` through a match on a simulated machine where a full-effort decision
+    costs ``full_cost`` seconds (a frugal one a tenth, a reflex one a fiftieth: not the
+    budget's own cost model): four decisions a hand, each charged
+    to the clock as an engine would, over no-limit's 1000 hands.  Returns the clock used."""
+    state = spot(hand=("Ah", "Kd"), board=("2c", "7d", "Th"), seat=1, street=3)
+    clock = left = state.rules.game_clock
+    for hand in range(1, state.rules.num_rounds + 1):
+        for _ in range(4):
+            spend = budget.spend(GameState(0, left, hand), state)
+            if spend.reflex:
+                share = 0.02
+            else:
+                share = 0.1 if spend.frugal else 0.3 + 0.7 * spend.samples / budget.samples
+            left -= full_cost * share
+    return clock - left
+
+
+def test_budget_keeps_full_effort_while_it_fits_the_clock() -> None:
+    # 1 ms a decision, 4 s of the 30 s clock: every decision at full effort (and so a
+    # seeded bot stays deterministic wherever the clock does not bind).
     budget = Budget()
     state = spot(hand=("Ah", "Kd"), board=("2c", "7d", "Th"), seat=1, street=3)
-    full = budget.spend(GameState(0, 30.0, 1), state)
-    low = budget.spend(GameState(0, 2.0, 1), state)
-    empty = budget.spend(GameState(0, 0.05, 1), state)
-    assert full.samples > low.samples > 0 and not low.frugal
-    assert empty.frugal and 0 < empty.samples < low.samples
+    seen = set()
+    left = 30.0
+    for hand in range(1, 1001):
+        for _ in range(4):
+            seen.add(budget.spend(GameState(0, left, hand), state))
+            left -= 0.001
+    assert seen == {Spend(400, False)}
+
+
+@pytest.mark.parametrize("full_cost", [0.003, 0.006, 0.02, 0.1])
+def test_budget_keeps_a_slow_machine_under_a_third_of_the_clock(full_cost: float) -> None:
+    # At full effort these machines would use 12, 24, 80 and 400 s of the 30 s clock (on
+    # the last, frugal decisions alone would use 40 s: it answers by reflex).
+    assert _charged(Budget(), full_cost) < 30.0 / 3
+
+
+def test_budget_spends_less_as_the_measured_cost_grows() -> None:
+    state = spot(hand=("Ah", "Kd"), board=("2c", "7d", "Th"), seat=1, street=3)
+
+    def after(cost: float) -> Spend:
+        budget = Budget()
+        left = 30.0
+        for hand in range(1, 51):
+            for _ in range(4):
+                spend = budget.spend(GameState(0, left, hand), state)
+                left -= cost * budget.cost_factor(spend)
+        return budget.spend(GameState(0, left, 51), state)
+
+    cheap, dear, dearer, dearest = after(0.001), after(0.002), after(0.004), after(0.05)
+    assert cheap == Spend(400, False)
+    assert 40 <= dear.samples < 400 and not dear.frugal
+    assert dearer.frugal and not dearer.reflex and dearer.samples < dear.samples
+    assert dearest.reflex
+
+
+def test_budget_starts_frugal_with_almost_no_clock_but_not_near_the_end() -> None:
+    state = spot(hand=("Ah", "Kd"), board=("2c", "7d", "Th"), seat=1, street=3)
+    assert Budget().spend(GameState(0, 0.05, 1), state).frugal
     # Near the end of a match a little clock goes a long way again.
-    assert not budget.spend(GameState(0, 0.5, 1000), state).frugal
+    assert not Budget().spend(GameState(0, 0.5, 1000), state).frugal
+
+
+class _ReflexOnly(Budget):
+    """A budget with no time at all: every decision by reflex."""
+
+    def spend(self, game_state: GameState, round_state: RoundState) -> Spend:
+        return Spend(0, True, True)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_reflex_decisions_are_legal_in_every_variant(variant: str) -> None:
+    rules = Rules.for_variant(variant).replace(game_clock=600.0)
+    for bot in (RangeBot(3, budget=_ReflexOnly()), EquityBot(3, budget=_ReflexOnly())):
+        result = play(bot, opponent="raise", rounds=60, seed=4, rules=rules)
+        assert result.players[0].fault_counts == {}, result.players[0].first_faults
 
 
 def test_range_bot_decides_legally_when_frugal() -> None:

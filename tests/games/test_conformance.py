@@ -6,7 +6,9 @@ replays on the state machine to the chips recorded, and the chips add up to the 
 report renders; each export the game allows is written and each it does not is refused with
 a sentence; ``spot`` builds a state on every street; a bot from ``pokerbots new`` for the
 game plays a socket match over every wire the game speaks, passes its own tests and
-validates for its game without being told which; the
+validates for its game without being told which; an ``equity`` and a ``range`` strategy bot
+(``pokerbots new --strategy``) ship their tables, package within the season's upload limits
+and validate (build and start within the competition's limits); the
 game's page in docs/variants/ exists, and its strategy hook plays 300 hands without a fault.
 """
 
@@ -28,6 +30,9 @@ from local_runner.engine.seats import InProcessSeat
 from local_runner.runs.errors import RunError
 from local_runner.runs.reader import open_run
 from local_runner.submission.new import create_bot
+from local_runner.submission.package import package_bot
+from local_runner.validation.checks import Status
+from local_runner.validation.profiles import mit_season
 from local_runner.view.acpc import ACPC_VARIANTS, write_acpc_log
 from local_runner.view.phh import write_phhs
 from local_runner.view.report import match_report
@@ -153,17 +158,48 @@ def test_a_new_bot_passes_its_own_tests(name: str, tmp_path: Path) -> None:
     assert " passed" in run.stdout and " failed" not in run.stdout
 
 
+#: Real team details: the ACPC profile refuses the template's placeholders (MIT warns).
+TEAM = {
+    "team_name": "Conformance",
+    "leader_name": "Grace Hopper",
+    "leader_email": "grace.hopper@yale.edu",
+    "members": "Grace Hopper <grace.hopper@yale.edu>",
+}
+
+
 @pytest.mark.slow  # validate builds, starts and plays the bot, as its server would
 @pytest.mark.parametrize("name", NAMES)
 def test_a_new_bot_validates_for_its_game_without_being_told_it(name: str, tmp_path: Path) -> None:
-    # Real team details: the ACPC profile refuses the template's placeholders (MIT warns).
-    team = {"team_name": "Conformance", "leader_name": "Grace Hopper"}
-    email = "grace.hopper@yale.edu"
-    team |= {"leader_email": email, "members": f"Grace Hopper <{email}>"}
-    bot = create_bot(tmp_path / "bot", {"variant": name, **team})
+    bot = create_bot(tmp_path / "bot", {"variant": name, **TEAM})
     report = kit.validate(bot, kit.ValidateOptions(hands=20))
     assert report.ok, report.to_json()
     assert report.stats["variant"] == name  # read from the README's Variant line
+
+
+@pytest.mark.slow  # validate builds, starts and plays the bot, as its server would
+@pytest.mark.parametrize(("name", "strategy"), [(n, s) for n in NAMES for s in ("equity", "range")])
+def test_a_strategy_bot_ships_its_tables_stays_within_the_limits_and_validates(
+    name: str, strategy: str, tmp_path: Path
+) -> None:
+    game = GAMES[name]
+    bot = create_bot(tmp_path / "bot", {"variant": name, **TEAM}, strategy=strategy)
+    # The precomputed tables the strategy reads, shipped with it (nothing is computed at
+    # start, where the competition's connect limit runs).
+    shipped = {table.name for table in (bot / "refbots" / "data").glob("*.csv")}
+    assert {"preflop_matrix.csv", "preflop_equity.csv"} <= shipped
+    if game.competition.profile == MIT:
+        # The upload: the zip `pokerbots package` writes, within the season's limits.
+        season = mit_season(name)
+        archive = package_bot(bot, tmp_path / "bot.zip")
+        assert archive.stat().st_size <= season.max_upload_bytes
+        unzipped = sum(path.stat().st_size for path in bot.rglob("*") if path.is_file())
+        assert unzipped <= season.max_unzipped_bytes
+    report = kit.validate(bot, kit.ValidateOptions(hands=20))
+    assert report.ok, report.to_json()
+    statuses = {check.name: check.status for check in report.checks}
+    # The build and start limits are the game's competition's (sdk.games' declaration).
+    assert statuses["build"] is Status.PASS and statuses["connect"] is Status.PASS
+    assert report.stats["variant"] == name
 
 
 @pytest.mark.parametrize("name", NAMES)
