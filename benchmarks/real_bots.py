@@ -19,12 +19,19 @@ holding either.  A bot whose repository or commit is missing is skipped with a s
 The bots run as their ``commands.json`` says, over sockets, with this interpreter as their
 ``python3`` and ``python`` (it needs the packages they import: eval7, numpy, pkrbot).
 
-The ACPC agents (:data:`ACPC_AGENTS`) are the ACPC server's ``example_player``, built in
-``--dealer`` (default ``$POKERBOTS_ACPC_DEALER``, else ``../acpc``), each seat behind a
-two-line ``startme.sh`` (as ``benchmarks/anchors.py`` wraps it), playing the kit's
-declaration of the game written out as a GAMEDEF file.  In ``acpc-3pl`` a lineup is the
-reference bot and two ``example_player`` seats, in the six seatings of the ACPC duplicate
-(a sample is a deal played six times; ``--pairs`` deals).
+The ACPC agents play every ACPC game the kit declares (:data:`ACPC_AGENTS`), each seat
+behind a two-line ``startme.sh`` (as ``benchmarks/anchors.py`` wraps ``example_player``):
+
+* the ACPC server's ``example_player``, built in ``--dealer`` (default
+  ``$POKERBOTS_ACPC_DEALER``, else ``../acpc``), playing the kit's declaration of the game
+  written out as a GAMEDEF file;
+* Open Pure CFR's ``pure_cfr_player`` (``rggibson/open-pure-cfr``), if ``--pure-cfr`` (default
+  ``$POKERBOTS_PURE_CFR``, else ``../open-pure-cfr``) is a folder holding it, built, and a
+  strategy it computed for each game, named ``VARIANT.player`` (``acpc-2pl.player``, ...)
+  beside the binary files that ``.player`` file names.
+
+In ``acpc-3pl`` a lineup is the reference bot and two seats of the agent, in the six
+seatings of the ACPC duplicate (a sample is a deal played six times; ``--pairs`` deals).
 
 ``--check N`` plays instead each real bot alone against ``builtin:random`` for N hands (no
 duplicate) and reports its faults and whether its log shows a Python traceback: the
@@ -153,7 +160,7 @@ REAL_BOTS: tuple[RealBot, ...] = (
     ),
 )
 
-#: The ACPC agents, by game: the ACPC server's example_player, in every ACPC game.
+#: The ACPC games the ACPC agents play (every one the kit declares).
 ACPC_AGENTS: tuple[str, ...] = tuple(ACPC_GAMES)
 
 REFS = ("equity", "range")
@@ -218,13 +225,25 @@ def acpc_agent(variant: str, dealer: Path, folder: Path, seat: int) -> Path:
     if not gamefile.is_file():
         folder.mkdir(parents=True, exist_ok=True)
         gamefile.write_text(ACPC_GAMES[variant].to_text(), encoding="ascii")
-    bot = folder / f"example_player-{seat}"
+    command = f'exec "{dealer / "example_player"}" "{gamefile}" "$1" "$2"'
+    return _startme(folder / f"example_player-{seat}", command)
+
+
+def pure_cfr_agent(variant: str, pure_cfr: Path, folder: Path, seat: int) -> Path | None:
+    """A bot folder whose ``startme.sh`` runs Open Pure CFR's ``pure_cfr_player`` with the
+    strategy ``VARIANT.player`` in ``pure_cfr`` (None when that folder has none)."""
+    strategy = pure_cfr / f"{variant}.player"
+    if not ((pure_cfr / "pure_cfr_player").is_file() and strategy.is_file()):
+        return None
+    # The .player file names its binary files relative to the folder it was written in.
+    command = f'cd "{pure_cfr}" && exec ./pure_cfr_player "{strategy.name}" "$1" "$2"'
+    return _startme(folder / f"pure_cfr-{seat}", command)
+
+
+def _startme(bot: Path, command: str) -> Path:
     bot.mkdir(parents=True, exist_ok=True)
     startme = bot / "startme.sh"
-    startme.write_text(
-        f'#!/bin/sh\nexec "{dealer / "example_player"}" "{gamefile}" "$1" "$2"\n',
-        encoding="utf-8",
-    )
+    startme.write_text(f"#!/bin/sh\n{command}\n", encoding="utf-8")
     startme.chmod(0o755)
     return bot
 
@@ -279,6 +298,16 @@ def play(
             if table.forfeit(bot) is not None
         },
         "tracebacks": _tracebacks(out),
+        # Per bot, each leg's game clock used, and the hand where it ran out (None: never).
+        "time_used": {
+            name: [round(result.time_used, 1) for result in table.results_of(bot)]
+            for bot, name in enumerate(table.names)
+        },
+        "clock_ran_out": {
+            name: [result.clock_ran_out_hand for result in table.results_of(bot)]
+            for bot, name in enumerate(table.names)
+            if any(result.clock_ran_out_hand for result in table.results_of(bot))
+        },
     }
     if summaries is not None:
         mbb = summaries[ref].mbb_per_hand
@@ -315,7 +344,11 @@ def _print(label: str, row: dict[str, Any]) -> None:
         result = f"{row['mbb_per_hand']:>9.1f}  [{row['low']:.1f}, {row['high']:.1f}]"
     else:
         result = "no samples"
-    trouble = {key: row[key] for key in ("faults", "forfeits", "tracebacks") if row.get(key)}
+    trouble = {
+        key: row[key]
+        for key in ("faults", "forfeits", "tracebacks", "clock_ran_out")
+        if row.get(key)
+    }
     if isinstance(trouble.get("faults"), dict):
         trouble["faults"] = {k: v for k, v in trouble["faults"].items() if v}
         if not trouble["faults"]:
@@ -333,6 +366,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mirrors", type=Path, help="a folder of fetched repositories")
     parser.add_argument("--dealer", type=Path, help="the folder of the built ACPC dealer")
+    parser.add_argument(
+        "--pure-cfr",
+        type=Path,
+        help="a folder with Open Pure CFR's built pure_cfr_player and a strategy per game, "
+        "named VARIANT.player (acpc-2pl.player, ...)",
+    )
     parser.add_argument("--pairs", type=int, default=500, help="hand pairs (3 seats: deals)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--refs", default=",".join(REFS), help="reference bots to play")
@@ -349,6 +388,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     dealer = Path(
         args.dealer or os.environ.get("POKERBOTS_ACPC_DEALER") or ROOT.parent / "acpc"
+    ).resolve()
+    pure_cfr = Path(
+        args.pure_cfr or os.environ.get("POKERBOTS_PURE_CFR") or ROOT.parent / "open-pure-cfr"
     ).resolve()
     words = [word for word in args.only.split(",") if word]
     refs = args.refs.split(",")
@@ -385,28 +427,42 @@ def main(argv: list[str] | None = None) -> int:
         if args.check:
             return 0
         for variant in ACPC_AGENTS:
-            if not wanted("example_player", variant):
-                continue
-            if not ((dealer / "example_player").is_file()):
-                print(
-                    f"skip example_player in {variant}: no built example_player in {dealer}; "
-                    "set --dealer DIR or $POKERBOTS_ACPC_DEALER.",
-                    flush=True,
-                )
-                continue
             seats = ACPC_GAMES[variant].num_players
-            for ref in refs:
-                folder = work / f"acpc-{variant}-{ref}"
-                agents = [acpc_agent(variant, dealer, folder, seat) for seat in range(1, seats)]
-                specs = [BotSpec.parse(f"builtin:{ref}"), *(BotSpec.parse(str(a)) for a in agents)]
-                row = play(
-                    specs, 0, variant, args.pairs, args.seed, folder / "out", args.clock_factor
-                )
-                label = "example_player" + (" x2" if seats > 2 else "")
-                row.update(opponent=label)
-                _print(label, row)
-                rows.append(row)
-                _append(args.json, row)
+            for agent in ("example_player", "pure_cfr"):
+                if not wanted(agent, variant):
+                    continue
+                for ref in refs:
+                    folder = work / f"acpc-{variant}-{agent}-{ref}"
+                    agents: list[Path | None] = [
+                        acpc_agent(variant, dealer, folder, seat)
+                        if agent == "example_player"
+                        else pure_cfr_agent(variant, pure_cfr, folder, seat)
+                        for seat in range(1, seats)
+                    ]
+                    missing = (
+                        f"no built example_player in {dealer}; set --dealer DIR or "
+                        "$POKERBOTS_ACPC_DEALER"
+                        if agent == "example_player"
+                        else f"no pure_cfr_player and {variant}.player in {pure_cfr}; set "
+                        "--pure-cfr DIR or $POKERBOTS_PURE_CFR"
+                    )
+                    if agent == "example_player" and not (dealer / "example_player").is_file():
+                        agents = [None]
+                    if None in agents:
+                        print(f"skip {agent} in {variant}: {missing}.", flush=True)
+                        break
+                    specs = [
+                        BotSpec.parse(f"builtin:{ref}"),
+                        *(BotSpec.parse(str(a)) for a in agents),
+                    ]
+                    row = play(
+                        specs, 0, variant, args.pairs, args.seed, folder / "out", args.clock_factor
+                    )
+                    label = agent + (" x2" if seats > 2 else "")
+                    row.update(opponent=label)
+                    _print(label, row)
+                    rows.append(row)
+                    _append(args.json, row)
     return 0
 
 
