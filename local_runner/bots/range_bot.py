@@ -225,6 +225,7 @@ class RangeBot(Bot):
             situation = Situation(past.street > 0, past.before.continue_cost > 0)
             board = past.before.board[: past.street]
             self._observed.append((past.seat, situation, kind, board))
+            self._model_of(past.seat)[0].observe(situation, kind)
             new.append((past, situation, kind, board))
         self._seen = len(actions)
         return new

@@ -227,6 +227,27 @@ def test_showdowns_teach_the_model_that_weak_hands_bet() -> None:
     assert len(model.table(situation, Kind.PASSIVE, stats)) == NUM_BUCKETS
 
 
+def test_a_raise_from_an_opponent_that_always_raises_says_little() -> None:
+    stats, situation = OpponentStats(), Situation(False, True)
+    stats.fold_to_bet.hits, stats.fold_to_bet.chances = 5, 100  # it rarely folds, either
+    maniac, rock = LikelihoodModel(), LikelihoodModel()
+    for _ in range(200):  # every action seen, none shown down
+        maniac.observe(situation, Kind.AGGRESSIVE)
+        rock.observe(situation, Kind.PASSIVE)
+
+    def spread(model: LikelihoodModel) -> float:
+        """How much more likely the strongest bucket raises than the weakest."""
+        table = model.table(situation, Kind.AGGRESSIVE, stats)
+        return table[-1] / table[0]
+
+    assert spread(maniac) < 2.0 < spread(LikelihoodModel()) < spread(rock)
+    # The calibrated shares keep the prior's order (the strong buckets raise most) and
+    # their mean follows the observed rate.
+    shares = maniac.aggressive_shares(situation)
+    assert shares[4] > shares[3] > shares[2] > shares[1]
+    assert sum(shares) / len(shares) > 0.85
+
+
 def test_range_bot_learns_from_a_bluffing_opponents_showdowns() -> None:
     bot = RangeBot(3)
     play(bot, opponent="raise", rounds=200, seed=4)

