@@ -110,10 +110,10 @@ def instructions(tree: Path, variant: str, bot: str, hands: int) -> int | None:
     return counts[0] - counts[1]
 
 
-def count_instructions(trees: dict[str, Path], hands: int) -> None:
+def count_instructions(trees: dict[str, Path], hands: int, cases: list[tuple[str, str]]) -> None:
     """Print the instructions per hand of every case on every tree, and the ratios."""
     print(f"in-process instructions per hand (callgrind, {hands} hands less 0 hands)")
-    for variant, bot in CASES:
+    for variant, bot in cases:
         row: dict[str, object] = {"case": f"{variant} {bot}"}
         per_hand = {}
         for label, tree in trees.items():
@@ -136,12 +136,14 @@ def main() -> None:
     parser.add_argument(
         "--instructions", action="store_true", help="count instructions per hand (callgrind)"
     )
+    parser.add_argument("--only", help="the cases whose name ('nlhe random') contains this")
     args = parser.parse_args()
+    cases = [case for case in CASES if args.only is None or args.only in " ".join(case)]
     trees = {"this": ROOT}
     if args.baseline is not None:
         trees = {"baseline": args.baseline.resolve(), "this": ROOT}
     if args.instructions:
-        count_instructions(trees, args.hands)
+        count_instructions(trees, args.hands, cases)
         return
     # case -> measure ("wall", "cpu") -> side -> values
     results: dict[str, dict[str, dict[str, list[float]]]] = {}
@@ -149,7 +151,7 @@ def main() -> None:
     for round_number in range(1, args.rounds + 1):
         loads.append(os.getloadavg()[0])
         print(f"round {round_number}: load {loads[-1]:.2f}", file=sys.stderr)
-        for variant, bot in CASES:
+        for variant, bot in cases:
             for label, tree in trees.items():
                 value = run_once(tree, variant, bot, args.hands)
                 if value is None:
