@@ -13,8 +13,8 @@ median, the ratio of medians and the range of the rounds' ratios: the machine is
 noisy, so only interleaved figures compare.  The load average is printed with each round.
 
 ``--instructions`` counts instead the instructions per hand under valgrind's callgrind
-(needs ``valgrind``): a match of N hands less a match of 0 hands, ``PYTHONHASHSEED=0``, so
-start-up and imports cancel.  The count does not depend on the load.
+(needs ``valgrind``): a match of N hands less a match of 1 hand, over N - 1,
+``PYTHONHASHSEED=0``, so start-up and imports cancel.  The count does not depend on the load.
 """
 
 from __future__ import annotations
@@ -87,12 +87,12 @@ def run_once(tree: Path, variant: str, bot: str, hands: int) -> list[float] | No
 
 
 def instructions(tree: Path, variant: str, bot: str, hands: int) -> int | None:
-    """Instructions executed by a match of ``hands`` hands, less those of a 0-hand match, in
-    fresh processes under callgrind using ``tree``'s code."""
+    """Instructions executed by a match of ``hands`` hands, less those of a 1-hand match (a
+    match has at least one), in fresh processes under callgrind using ``tree``'s code."""
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
     valgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
     counts = []
-    for count in (hands, 0):
+    for count in (hands, 1):
         out = subprocess.run(
             [*valgrind, sys.executable, "-c", _ONE_RUN, variant, bot, str(count)],
             env=env,
@@ -112,15 +112,15 @@ def instructions(tree: Path, variant: str, bot: str, hands: int) -> int | None:
 
 def count_instructions(trees: dict[str, Path], hands: int, cases: list[tuple[str, str]]) -> None:
     """Print the instructions per hand of every case on every tree, and the ratios."""
-    print(f"in-process instructions per hand (callgrind, {hands} hands less 0 hands)")
+    print(f"in-process instructions per hand (callgrind, {hands} hands less 1, over {hands - 1})")
     for variant, bot in cases:
         row: dict[str, object] = {"case": f"{variant} {bot}"}
         per_hand = {}
         for label, tree in trees.items():
             total = instructions(tree, variant, bot, hands)
             if total is not None:
-                per_hand[label] = total / hands
-                row[label] = round(total / hands)
+                per_hand[label] = total / (hands - 1)
+                row[label] = round(per_hand[label])
         if "baseline" in per_hand and "this" in per_hand:
             row["ratio"] = round(per_hand["this"] / per_hand["baseline"], 3)
         print("  " + ", ".join(f"{key} {value}" for key, value in row.items()), flush=True)

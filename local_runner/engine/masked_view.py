@@ -149,6 +149,10 @@ class MaskedView:
         if state is last_in:
             assert self._last_out is not None
             return self._last_out
+        if last_in is not None and state.previous_state is last_in:  # one new state: no list
+            masked = self._mask_one(state, self._last_out, seat)
+            self._last_in, self._last_out = state, masked
+            return masked
         chain = []
         step: RoundState | None = state
         while step is not None and step is not last_in:
