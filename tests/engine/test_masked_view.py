@@ -16,10 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from local_runner.bots.builtin import RandomBot, make_builtin
+from local_runner.engine.faults import FaultKind
 from local_runner.engine.match import Match, MatchSettings
 from local_runner.engine.records import HandRecord
 from local_runner.engine.seats import InProcessSeat
-from sdk.actions import HIDDEN_BID, HIDDEN_RANK, Action
+from sdk.actions import HIDDEN_BID, HIDDEN_RANK, Action, RaiseAction
 from sdk.bot import Bot
 from sdk.games import GAMES
 from sdk.rules import Rules
@@ -157,3 +158,33 @@ def test_the_built_in_bots_opt_in_and_a_users_bot_does_not() -> None:
         assert InProcessSeat("b", make_builtin(name, 1), rules).masked
     assert not InProcessSeat("u", Recorder(1, masked=False), rules).masked
     assert Bot.masked_view is False
+
+
+class Faulty(Recorder):
+    """Raises in every fifth ``get_action`` and answers an illegal raise in every seventh."""
+
+    def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
+        """The random bot's action, an error or an illegal raise now and then."""
+        action = super().get_action(game_state, round_state, active)
+        calls = sum(kind == "act" for kind, *_ in self.seen)
+        if calls % 5 == 0:
+            raise ValueError(f"call {calls}")
+        if calls % 7 == 0:
+            return RaiseAction(10**6)
+        return action
+
+
+def test_a_masked_bots_errors_and_illegal_moves_are_counted_as_the_clients() -> None:
+    rules = Rules.for_variant("nlhe").replace(num_rounds=60)
+
+    def result(masked: bool) -> list[tuple[int, int, dict[FaultKind, int]]]:
+        bots = [Faulty(slot, masked) for slot in range(2)]
+        seats = [InProcessSeat(f"p{slot}", bot, rules) for slot, bot in enumerate(bots)]
+        played = Match(seats, rules, 3, MatchSettings(enforce_clock=False)).play()
+        return [(p.bankroll, p.decisions, p.fault_counts) for p in played.players]
+
+    counted = result(True)
+    assert counted == result(False)
+    assert all(
+        faults.get(FaultKind.BOT_ERROR) and faults.get(FaultKind.ILLEGAL) for *_, faults in counted
+    )
