@@ -150,9 +150,9 @@ class MaskedView:
             assert self._last_out is not None
             return self._last_out
         if last_in is not None and state.previous_state is last_in:  # one new state: no list
-            masked = self._mask_one(state, self._last_out, seat)
-            self._last_in, self._last_out = state, masked
-            return masked
+            one = self._mask_one(state, self._last_out, seat)
+            self._last_in, self._last_out = state, one
+            return one
         chain = []
         step: RoundState | None = state
         while step is not None and step is not last_in:

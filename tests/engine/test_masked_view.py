@@ -104,7 +104,8 @@ def test_the_masked_view_equals_the_clients_in_every_game(game: str, seed: int) 
 def reachable(root: object) -> list[object]:
     """The tuples reachable from ``root`` through tuples (states are tuples; the rules
     object, shared and frozen, holds no cards of a hand and is not followed)."""
-    found, todo, seen = [], [root], set()
+    found: list[object] = []
+    todo, seen = [root], set()
     while todo:
         item = todo.pop()
         if id(item) in seen or not isinstance(item, tuple):
