@@ -69,6 +69,7 @@ class _Watched(Bot):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.error: BaseException | None = None
+        self.masked_view = bot.masked_view  # the wrapper sees what the bot would see
 
     def _remember(self, error: BaseException) -> None:
         if self.error is None:

@@ -46,6 +46,8 @@ class CheckCallBot(Bot):
     rest of its play the bid is card-blind.  In Toss Hold'em it discards its first card.
     """
 
+    masked_view = True  # the kit's own bots rely on the states' values only
+
     def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
         """Check, else call; bid the whole stack in an auction; discard the first hole card."""
         legal = round_state.legal_actions()
@@ -79,6 +81,8 @@ class RandomBot(Bot):
     Folds only when facing a bet, like the MIT reference random bot.
     """
 
+    masked_view = True  # the kit's own bots rely on the states' values only
+
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
@@ -105,6 +109,8 @@ class RaiseBot(Bot):
     """Raises the minimum whenever it may, otherwise calls or checks; bids a tenth of its
     stack; discards its lowest card."""
 
+    masked_view = True  # the kit's own bots rely on the states' values only
+
     def get_action(self, game_state: GameState, round_state: RoundState, active: int) -> Action:
         """A min-raise when legal, else check or call."""
         legal = round_state.legal_actions()
@@ -124,6 +130,8 @@ class ChumpBot(Bot):
     the legal actions only: no fold when a check is free); a no-limit raise is to a
     uniformly random legal amount.  Bids 0 in an auction.
     """
+
+    masked_view = True  # the kit's own bots rely on the states' values only
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)

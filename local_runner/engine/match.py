@@ -372,6 +372,7 @@ class Match:
         record.deltas = deltas
         record.showdown = showdown
         record.bounty_hits = terminal.bounty_hits
+        record.terminal = terminal
         for seat, player in enumerate(by_seat):
             player.result.bankroll += deltas[seat]
             bot = player.seat

@@ -208,11 +208,18 @@ _CLOCK_SLOT = Clock(0.0)  # replaced by the seat's clock when its message is sen
 _last_board = [Board(())]  # one-entry memo of _append_board: reading or replacing it is atomic
 
 
-def _bounty_hits(record: HandRecord, seat: int) -> BountyHits:
-    """The ``Y`` clause as the MIT 2025 engine sends it: a loser's flag is masked."""
+def bounty_hits_shown(record: HandRecord, seat: int) -> tuple[bool | None, bool | None]:
+    """The bounty hits a seat is shown at the end of a hand, its own then the opponent's,
+    as the MIT 2025 engine shows them: a loser's flag is masked (also read by
+    :class:`~local_runner.engine.masked_view.MaskedView`)."""
     hits = list(record.bounty_hits)
     if record.deltas[0] > 0:
         hits[1] = None
     elif record.deltas[1] > 0:
         hits[0] = None
-    return BountyHits(hits[seat], hits[1 - seat])
+    return hits[seat], hits[1 - seat]
+
+
+def _bounty_hits(record: HandRecord, seat: int) -> BountyHits:
+    """The ``Y`` clause."""
+    return BountyHits(*bounty_hits_shown(record, seat))

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from sdk.actions import Action
 from sdk.rules import Rules
-from sdk.states import RoundState
+from sdk.states import RoundState, TerminalState
 
 from .faults import Fault, FaultKind
 
@@ -96,6 +96,9 @@ class HandRecord:
     bounty_hits: tuple[bool | None, ...] = (None, None)
     values: str | None = None
     """Permuted Hold'em: the match's order of the card values, which ranked the showdown."""
+    terminal: TerminalState | None = None
+    """The hand's last state, as the engine settled it (what a masked in-process view shows
+    its seat of the finished hand: :mod:`local_runner.engine.masked_view`)."""
 
     @property
     def faults(self) -> list[tuple[int, Fault]]:

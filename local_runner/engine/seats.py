@@ -9,8 +9,10 @@ message that expects no reply (the ACPC wire's end of a hand) is told
 (:meth:`Seat.make_view`, MIT clauses unless the seat speaks another protocol),
 so the engine passes them on without knowing a wire.
 
-* :class:`InProcessSeat` drives a :class:`sdk.Bot` object in this process
-  through the SDK's own client (no sockets): for simulation and tests.
+* :class:`InProcessSeat` drives a :class:`sdk.Bot` object in this process (no sockets): for
+  simulation and tests.  It feeds the bot through the SDK's own client, from MIT clauses,
+  unless the bot opts in to a masked view of the engine's own states
+  (:attr:`sdk.bot.Bot.masked_view`, :mod:`local_runner.engine.masked_view`).
 * :class:`local_runner.engine.socket_seat.SocketSeat` talks to a bot process over TCP.
 """
 
@@ -22,19 +24,22 @@ from abc import ABC, abstractmethod
 from collections import deque
 from typing import NamedTuple
 
-from sdk.actions import Action
+from sdk.actions import Action, CheckAction
 from sdk.bot import Bot
 from sdk.client import BotClient
 from sdk.protocol import Quit
 from sdk.rules import Rules
+from sdk.states import GameState, TerminalState
 
 from .faults import FaultKind
+from .masked_view import MaskedMessage, MaskedView
 from .mit_view import MitView
 from .seat_view import Message, SeatView
 
 __all__ = ["InProcessSeat", "Reply", "Seat"]
 
 _new = tuple.__new__
+_ACK = CheckAction()
 
 
 class Reply(NamedTuple):
@@ -111,8 +116,12 @@ class Seat(ABC):
 
 
 class InProcessSeat(Seat):
-    """A :class:`sdk.Bot` object played in this process through the SDK client.
+    """A :class:`sdk.Bot` object played in this process.
 
+    A bot that opts in (:attr:`sdk.bot.Bot.masked_view`: the built-in bots do) is handed
+    masked copies of the engine's own states (:class:`MaskedView`); any other is fed MIT
+    clauses through the SDK client, which rebuilds each state as a bot process does.  The
+    states are equal either way; the masked view makes no message and steps nothing twice.
     The bot is timed like a remote one, but cannot be interrupted: a reply
     that took longer than the budget is recorded as a timeout afterwards.
     An exception escaping the bot's callbacks ends the bot, as it would end
@@ -123,9 +132,15 @@ class InProcessSeat(Seat):
         self.name = name
         self.client = BotClient(bot, rules)
         self.client.on_error = _ignore  # counted here, reported as bot_error faults
+        self.masked = getattr(bot, "masked_view", False) is True
+        """Whether the bot is handed the masked view rather than the client's states."""
         self._replies: deque[Reply] = deque()
         self._alive = True
         self.last_error = ""
+
+    def make_view(self, rules: Rules) -> SeatView:
+        """The masked view for a bot that opts in to it, else the MIT wire's."""
+        return MaskedView(rules) if self.masked else MitView(rules)
 
     @property
     def alive(self) -> bool:
@@ -141,7 +156,12 @@ class InProcessSeat(Seat):
         """Run the bot on the message (MIT clauses) now and keep its reply for :meth:`receive`."""
         start = time.perf_counter()
         try:
-            action = self.client.handle(message)
+            # A masked view's message; a seat wrapped by code that makes MIT messages itself
+            # (Seat.make_view's default) still gets them through the client.
+            if type(message) is MaskedMessage:
+                action: Action | None = self._play(message)
+            else:
+                action = self.client.handle(message)
         except Exception as error:
             elapsed = time.perf_counter() - start
             self._alive = False
@@ -153,6 +173,25 @@ class InProcessSeat(Seat):
         self._replies.append(
             _new(Reply, (hand, action, time.perf_counter() - start, ack, "", None, ""))
         )
+
+    def _play(self, message: MaskedMessage) -> Action:
+        """Call the bot on a masked view's message as the client calls it on the MIT
+        message it stands for: the same callbacks, states and game state."""
+        seat, clock, opening, state, delta = message
+        client = self.client
+        bankroll, _, round_num = client.game_state
+        game = _new(GameState, (bankroll, clock, round_num))
+        if opening is not None:
+            client.seat = seat
+            client.bot.handle_new_round(game, opening, seat)
+        if type(state) is TerminalState:
+            game = _new(GameState, (bankroll + delta, clock, round_num))
+            client.game_state = game
+            client.bot.handle_round_over(game, state, seat)
+            client.game_state = _new(GameState, (bankroll + delta, clock, round_num + 1))
+            return _ACK
+        client.game_state = game
+        return client.call_get_action(game, state, seat, round_num)  # type: ignore[arg-type]
 
     def receive(self, budget: float) -> Reply:
         """The kept reply; one slower than ``budget`` becomes a timeout."""
