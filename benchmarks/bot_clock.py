@@ -54,8 +54,8 @@ from local_runner.engine.match import Match
 from local_runner.engine.seats import InProcessSeat
 from sdk.actions import Action
 from sdk.bot import Bot
-from sdk.games import find_game, street_named
-from sdk.rules import VARIANTS, Rules
+from sdk.games import VARIANTS, find_game, street_named
+from sdk.rules import Rules
 from sdk.states import GameState, RoundState, TerminalState
 
 

@@ -61,7 +61,9 @@ from local_runner.engine.seats import InProcessSeat
 from local_runner.results.standings import slot_deltas
 from local_runner.results.stats import RunningStats, Summary, summarize_duplicate
 from sdk.bot import Bot
-from sdk.rules import VARIANTS, Rules
+from sdk.games import VARIANTS
+from sdk.rules import Rules
+from sdk.states import GameState, RoundState
 
 LADDER = ("random", "checkcall", "equity", "range")
 #: Seeds of consecutive chunks of one pairing are this far apart (any two chunks deal
@@ -99,7 +101,7 @@ class FixedBudget(Budget):
         super().__init__()
         self.fixed = fixed
 
-    def spend(self, game_state: object, round_state: object) -> Spend:  # type: ignore[override]
+    def spend(self, game_state: GameState, round_state: RoundState) -> Spend:
         """Always the same work."""
         return self.fixed
 

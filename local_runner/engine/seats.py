@@ -184,14 +184,14 @@ class InProcessSeat(Seat):
         if opening is not None:
             client.seat = seat
             client.bot.handle_new_round(game, opening, seat)
-        if type(state) is TerminalState:
+        if isinstance(state, TerminalState):
             game = _new(GameState, (bankroll + delta, clock, round_num))
             client.game_state = game
             client.bot.handle_round_over(game, state, seat)
             client.game_state = _new(GameState, (bankroll + delta, clock, round_num + 1))
             return _ACK
         client.game_state = game
-        return client.call_get_action(game, state, seat, round_num)  # type: ignore[arg-type]
+        return client.call_get_action(game, state, seat, round_num)
 
     def receive(self, budget: float) -> Reply:
         """The kept reply; one slower than ``budget`` becomes a timeout."""

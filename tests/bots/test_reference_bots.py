@@ -24,9 +24,10 @@ from local_runner.bots.variants import (
 )
 from local_runner.harness import decide, play, spot
 from sdk.actions import BidAction, FoldAction, RaiseAction
+from sdk.games import VARIANTS
 from sdk.handclass import HAND_CLASSES, class_index
 from sdk.opponent_stats import OpponentStats
-from sdk.rules import VARIANTS, Rules
+from sdk.rules import Rules
 from sdk.states import GameState, RoundState
 
 # -- the preflop tables -------------------------------------------------------

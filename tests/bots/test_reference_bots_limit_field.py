@@ -36,8 +36,9 @@ from sdk.actions import (
     RaiseAction,
 )
 from sdk.bot import Bot
+from sdk.games import VARIANTS
 from sdk.history import actions_of
-from sdk.rules import VARIANTS, Rules
+from sdk.rules import Rules
 from sdk.states import GameState, RoundState, TerminalState
 
 LIMIT = Rules.for_variant("acpc-2pl")

@@ -136,3 +136,18 @@ def test_a_new_bot_for_a_season(tmp_path: Path) -> None:
     acpc = create_bot(tmp_path / "acpc", {"variant": "acpc-2pn"})
     run = json.loads((acpc / "commands.json").read_text(encoding="utf-8"))["run"]
     assert "--protocol" in run and run[run.index("--protocol") + 1] == ACPC
+
+
+def test_the_registry_names_are_still_read_from_sdk_rules() -> None:
+    # A bot's tests written before the registry held them import these from sdk.rules, and a
+    # `pokerbots sdk refresh` replaces only the bot's sdk/: they must keep working.
+    import sdk.rules as rules_module
+
+    assert rules_module.VARIANTS is VARIANTS
+    assert rules_module.PRESETS is PRESETS
+    assert (
+        tuple(name for name in VARIANTS if find_game(name).competition.profile == "mit")
+        == rules_module.MIT_VARIANTS
+    )
+    with pytest.raises(AttributeError, match="no attribute 'NOT_A_NAME'"):
+        _ = rules_module.NOT_A_NAME  # type: ignore[attr-defined]
