@@ -71,13 +71,14 @@ class Budget:
     samples: int = 400
     min_samples: int = 40
     frugal_samples: int = 30
-    share: float = 0.25
+    share: float = 0.3
     fixed_share: float = 0.8
     frugal_cost: float = 0.25
     reflex_cost: float = 0.05
     prior_seconds: float = 0.002
     prior_decisions: float = 4.0
     smoothing: float = 0.03
+    stall_cap: float = 2.0
     unit: float = field(default=0.0, init=False)
     """The running estimate of a full-effort decision's charge, in seconds."""
     frugal_seconds: float = field(default=0.0, init=False)
@@ -158,8 +159,9 @@ class Budget:
         self.decisions_per_hand = (self._decisions + self.prior_decisions * PRIOR_HANDS) / hands
 
     def _average(self, estimate: float, charge: float) -> float:
-        """The running average moved toward ``charge`` (capped at four times it)."""
-        return max(1e-7, estimate + self.smoothing * (min(charge, 4.0 * estimate) - estimate))
+        """The running average moved toward ``charge`` (capped at ``stall_cap`` times it)."""
+        charge = min(charge, self.stall_cap * estimate)
+        return max(1e-7, estimate + self.smoothing * (charge - estimate))
 
 
 @cache
