@@ -3,7 +3,8 @@
 The seed bot lost on the server because it ran out of time, and a bot that spends a fixed
 amount of work per decision uses three or four times its idle clock on a busy machine.
 :class:`Budget` plans like a competition bot: of the clock it saw at its first decision it
-means to use at most :attr:`Budget.share` (a quarter: the rest is the safety reserve), and
+means to use at most :attr:`Budget.share` (0.3: the rest is the safety reserve, and a third
+of the clock the goal), and
 spreads what is left of that plan over the hands still to play.  What a decision costs is
 *measured*, from the game clock itself: the clock the engine reports falls, between two
 decisions, by exactly what it charged for the first (wall time from the engine's request
