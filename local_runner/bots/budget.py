@@ -3,13 +3,13 @@
 The seed bot lost on the server because it ran out of time, and a bot that spends a fixed
 amount of work per decision uses three or four times its idle clock on a busy machine.
 :class:`Budget` plans like a competition bot: of the clock it saw at its first decision it
-means to use at most :attr:`Budget.share` (0.3: the rest is the safety reserve, and a third
-of the clock the goal), and
-spreads what is left of that plan over the hands still to play.  What a decision costs is
-*measured*, from the game clock itself: the clock the engine reports falls, between two
-decisions, by exactly what it charged for the first (wall time from the engine's request
-to the reply, transport and parsing included, which is what runs out), so a loaded or
-pinned machine is seen as it is, not through the bot's processor time.
+means to use at most :attr:`Budget.share` (0.3: the rest is the safety reserve, and a
+third of the clock the goal), and spreads what is left of that plan over the hands still
+to play. What a decision costs is *measured*, from the game clock itself: the clock the
+engine reports falls, between two decisions, by exactly what it charged for the first
+(wall time from the engine's request to the reply, transport and parsing included, which
+is what runs out), so a loaded or pinned machine is seen as it is, not through the bot's
+processor time.
 
 From those charges it keeps a running estimate of what a decision costs at full effort
 (:attr:`Budget.unit`) and of the decisions a hand asks, and each decision gets the

@@ -40,6 +40,9 @@ def _preflop_values() -> tuple[float, ...]:
 #: A suit decides a pair's value only where the board holds this many cards of it (two
 #: hole cards of that suit then complete a five-card flush); elsewhere only ranks count.
 _FLUSH_BOARD_CARDS = 3
+#: Card keys run below this (a rank, times one more than the suits), so a pair's key is
+#: its higher card's key times it plus the lower's.
+_KEY_SPAN = len(RANKS) * (len(SUITS) + 1)
 
 
 def _card_key(card: str, flush_suit: str | None) -> int:
@@ -60,9 +63,6 @@ def _pair_keys(flush_suit: str | None) -> tuple[tuple[int, ...], dict[int, tuple
     for i, key in enumerate(keys):
         groups.setdefault(key, []).append(i)
     return tuple(keys), {key: tuple(pairs) for key, pairs in groups.items()}
-
-
-_KEY_SPAN = len(RANKS) * (len(SUITS) + 1)
 
 
 @cache
