@@ -22,7 +22,7 @@ through the real engine and the SDK client, as a scrimmage would.  Reports:
 * faults (there must be none) and the bot's result.
 
 The budget follows the clock the engine charges, so on a busy machine the clock used
-stays under the plan (a quarter of the clock) and the ``budget`` column shows the work
+stays under the plan (0.3 of the clock, ``Budget.share``) and the ``budget`` column shows the work
 given up for it.  To measure a loaded machine, pin this process next to busy loops:
 
     python benchmarks/bot_clock.py --pin 0 --busy 2

@@ -3,12 +3,13 @@
 The seed bot lost on the server because it ran out of time, and a bot that spends a fixed
 amount of work per decision uses three or four times its idle clock on a busy machine.
 :class:`Budget` plans like a competition bot: of the clock it saw at its first decision it
-means to use at most :attr:`Budget.share` (a quarter: the rest is the safety reserve), and
-spreads what is left of that plan over the hands still to play.  What a decision costs is
-*measured*, from the game clock itself: the clock the engine reports falls, between two
-decisions, by exactly what it charged for the first (wall time from the engine's request
-to the reply, transport and parsing included, which is what runs out), so a loaded or
-pinned machine is seen as it is, not through the bot's processor time.
+means to use at most :attr:`Budget.share` (0.3: the rest is the safety reserve, and a
+third of the clock the goal), and spreads what is left of that plan over the hands still
+to play. What a decision costs is *measured*, from the game clock itself: the clock the
+engine reports falls, between two decisions, by exactly what it charged for the first
+(wall time from the engine's request to the reply, transport and parsing included, which
+is what runs out), so a loaded or pinned machine is seen as it is, not through the bot's
+processor time.
 
 From those charges it keeps a running estimate of what a decision costs at full effort
 (:attr:`Budget.unit`) and of the decisions a hand asks, and each decision gets the
@@ -71,13 +72,14 @@ class Budget:
     samples: int = 400
     min_samples: int = 40
     frugal_samples: int = 30
-    share: float = 0.25
+    share: float = 0.3
     fixed_share: float = 0.8
     frugal_cost: float = 0.25
     reflex_cost: float = 0.05
     prior_seconds: float = 0.002
     prior_decisions: float = 4.0
     smoothing: float = 0.03
+    stall_cap: float = 2.0
     unit: float = field(default=0.0, init=False)
     """The running estimate of a full-effort decision's charge, in seconds."""
     frugal_seconds: float = field(default=0.0, init=False)
@@ -158,8 +160,9 @@ class Budget:
         self.decisions_per_hand = (self._decisions + self.prior_decisions * PRIOR_HANDS) / hands
 
     def _average(self, estimate: float, charge: float) -> float:
-        """The running average moved toward ``charge`` (capped at four times it)."""
-        return max(1e-7, estimate + self.smoothing * (min(charge, 4.0 * estimate) - estimate))
+        """The running average moved toward ``charge`` (capped at ``stall_cap`` times it)."""
+        charge = min(charge, self.stall_cap * estimate)
+        return max(1e-7, estimate + self.smoothing * (charge - estimate))
 
 
 @cache

@@ -250,7 +250,7 @@ class RangeBot(Bot):
             if kind is Kind.AGGRESSIVE:
                 table = sharpen(table, raise_share(past.before, past.action))
             strength = buckets(board)
-            self._range_of(past.seat).update([table[b] for b in strength], dead)
+            self._range_of(past.seat).update(list(map(table.__getitem__, strength)), dead)
         self._blur_swaps(round_state, round_state.street, dead)
         for opponent in self.ranges.values() if self._seats > 2 else (self.range,):
             opponent.remove_cards(dead)
@@ -410,7 +410,7 @@ class RangeBot(Bot):
             return sum(table) / len(table), None
         strength = buckets(round_state.board)
         keep = [1.0 - p for p in table]
-        factors = [keep[b] for b in strength]
+        factors = list(map(keep.__getitem__, strength))
         kept = sum(map(mul, self.range.weights, factors))
         if kept <= 0.0:
             return 1.0, None
@@ -518,7 +518,7 @@ class RangeBot(Bot):
                 folds.append(sum(table) / len(table))
                 continue
             keep = [1.0 - p for p in table]
-            kept = [keep[b] for b in strength]
+            kept = list(map(keep.__getitem__, strength))
             folds.append(1.0 - sum(map(mul, self.ranges[seat].weights, kept)))
             factors.append(kept)
         return folds, None if frugal else factors

@@ -35,6 +35,7 @@ from .cards import (
 )
 from .evaluator import COMPILED_MONTE_CARLO, evaluate, monte_carlo
 from .preflop import matrix
+from .strength import values
 
 __all__ = [
     "NUM_COMBOS",
@@ -167,18 +168,13 @@ def _blocked(first: str, second: str) -> tuple[int, ...]:
     return tuple(i for i, mask in enumerate(COMBO_MASK) if mask & dead)
 
 
-@lru_cache(maxsize=8)
-def board_ranks(board: tuple[str, ...]) -> tuple[int, ...]:
+def board_ranks(board: tuple[str, ...]) -> tuple[float, ...]:
     """Every pair's eval7 hand value on a complete board (-1 for pairs using a board card).
 
-    Cached: a hand asks for the same river board at each of its decisions.
+    The strength table's values (:func:`.strength.values`, cached per board): a river's
+    strength buckets and its exact equity read the one eval7 pass.
     """
-    dead = mask_of(board)
-    cards = to_eval7(board)
-    return tuple(
-        -1 if mask & dead else evaluate([*pair, *cards])
-        for pair, mask in zip(EVAL7_COMBOS, COMBO_MASK, strict=True)
-    )
+    return values(board)
 
 
 def river_equity(hand: Sequence[str], board: Sequence[str], opponent: WeightedRange) -> float:
