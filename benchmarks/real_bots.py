@@ -17,7 +17,10 @@ Nothing of the real bots is kept in this repository.  Each is extracted at run t
 ``OWNER+NAME`` or ``NAME``, each a checkout, a bare repository, or a folder ``repo``
 holding either.  A bot whose repository or commit is missing is skipped with a sentence.
 The bots run as their ``commands.json`` says, over sockets, with this interpreter as their
-``python3`` and ``python`` (it needs the packages they import: eval7, numpy, pkrbot).
+``python3`` and ``python`` (it needs the packages they import: eval7, numpy, pkrbot,
+and for bounty-cfr pandas and tqdm).  A match in which a bot could not import a package,
+or forfeited, is reported as *void* with the package to install: its seat was played by
+default, so its figure says nothing about the bot.
 
 The ACPC agents play every ACPC game the kit declares (:data:`ACPC_AGENTS`), each seat
 behind a two-line ``startme.sh`` (as ``benchmarks/anchors.py`` wraps ``example_player``):
@@ -49,6 +52,7 @@ import argparse
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -271,6 +275,20 @@ def _tracebacks(out: Path) -> list[str]:
     )
 
 
+#: What Python writes when an import fails: a real bot that needs a package the bots'
+#: interpreter lacks (bounty-cfr needs pandas and tqdm) fails at its start, and the match
+#: then plays its seat by default, so its result must not be read as the bot's.
+_MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
+
+
+def _missing_modules(out: Path) -> list[str]:
+    """The modules the bot logs under ``out`` say could not be imported."""
+    names = set()
+    for log in out.rglob("*.log"):
+        names.update(_MISSING_MODULE.findall(log.read_text(errors="replace")))
+    return sorted(names)
+
+
 def play(
     specs: list[BotSpec], ref: int, variant: str, hands: int, seed: int, out: Path, factor: float
 ) -> dict[str, Any]:
@@ -298,6 +316,7 @@ def play(
             if table.forfeit(bot) is not None
         },
         "tracebacks": _tracebacks(out),
+        "missing_modules": _missing_modules(out),
         # Per bot, each leg's game clock used, and the hand where it ran out (None: never).
         "time_used": {
             name: [round(result.time_used, 1) for result in table.results_of(bot)]
@@ -332,6 +351,11 @@ def check(bot: Path, variant: str, hands: int, seed: int, out: Path) -> dict[str
 
 
 def _verdict(row: dict[str, Any]) -> str:
+    if row.get("missing_modules"):
+        names = " ".join(row["missing_modules"])
+        return f"void: a bot could not import {names} (pip install {names} for the kit's python)"
+    if row.get("forfeits"):
+        return "void: a bot forfeited (see forfeits and its log)"
     if "low" not in row:
         return "no result"
     if row["low"] > 0:
@@ -346,7 +370,7 @@ def _print(label: str, row: dict[str, Any]) -> None:
         result = "no samples"
     trouble = {
         key: row[key]
-        for key in ("faults", "forfeits", "tracebacks", "clock_ran_out")
+        for key in ("faults", "forfeits", "tracebacks", "missing_modules", "clock_ran_out")
         if row.get(key)
     }
     if isinstance(trouble.get("faults"), dict):

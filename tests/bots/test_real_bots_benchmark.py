@@ -130,3 +130,23 @@ def test_pure_cfr_agent_needs_the_player_and_the_game_s_strategy(tmp_path: Path)
     assert agent is not None
     startme = (agent / "startme.sh").read_text(encoding="utf-8")
     assert "pure_cfr_player" in startme and "acpc-2pl.player" in startme
+
+
+def test_a_bot_missing_a_package_makes_its_match_void_and_names_the_package(
+    mirror: tuple[Path, str], tmp_path: Path
+) -> None:
+    module = _real_bots()
+    mirrors, commit = mirror
+    bot = module.RealBot("caller", "someone/bots", commit, "bots/caller", "nlhe", extras=("lib",))
+    folder = module.extract(bot, mirrors, tmp_path / "bots")
+    player = folder / "player.py"
+    # A real bot that needs a package nobody installed (as bounty-cfr needs pandas).
+    player.write_text("import pokerbots_kit_no_such_package\n" + player.read_text(), "utf-8")
+    specs = [module.BotSpec.parse(str(folder)), module.BotSpec.parse("builtin:checkcall")]
+    row = module.play(specs, 1, "nlhe", 20, 3, tmp_path / "match", 100.0)
+    assert row["missing_modules"] == ["pokerbots_kit_no_such_package"]
+    verdict = module._verdict(row)
+    assert verdict.startswith("void: a bot could not import pokerbots_kit_no_such_package")
+    assert "pip install pokerbots_kit_no_such_package" in verdict
+    # A match without trouble keeps its verdict.
+    assert module._verdict({"low": 1.0, "high": 2.0, "missing_modules": []}) == "ahead"
