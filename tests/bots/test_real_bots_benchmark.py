@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -102,16 +103,27 @@ def test_extract_says_why_when_the_copy_or_the_commit_is_missing(
     assert "has no bots/caller at 000000000000" in module.extract(wrong, mirrors, tmp_path / "b")
 
 
-def test_an_extracted_bot_plays_a_duplicate_match_against_a_reference_bot(
-    mirror: tuple[Path, str], tmp_path: Path
-) -> None:
+def _play_caller(
+    mirror: tuple[Path, str], tmp_path: Path, needs: str | None = None
+) -> tuple[ModuleType, dict[str, Any]]:
+    """The benchmark module, and the row of the fixture's caller (made to import ``needs``
+    first, if given) extracted and played against ``builtin:checkcall``, 20 hand pairs."""
     module = _real_bots()
     mirrors, commit = mirror
     bot = module.RealBot("caller", "someone/bots", commit, "bots/caller", "nlhe", extras=("lib",))
     folder = module.extract(bot, mirrors, tmp_path / "bots")
+    if needs is not None:
+        player = folder / "player.py"
+        player.write_text(f"import {needs}\n" + player.read_text(), "utf-8")
     specs = [module.BotSpec.parse(str(folder)), module.BotSpec.parse("builtin:checkcall")]
     # A generous clock: the point is the pairing, not the speed of a loaded machine.
-    row = module.play(specs, 1, "nlhe", 20, 3, tmp_path / "match", 100.0)
+    return module, module.play(specs, 1, "nlhe", 20, 3, tmp_path / "match", 100.0)
+
+
+def test_an_extracted_bot_plays_a_duplicate_match_against_a_reference_bot(
+    mirror: tuple[Path, str], tmp_path: Path
+) -> None:
+    _, row = _play_caller(mirror, tmp_path)
     # Two calling stations: every hand goes to a showdown of the same cards in each half,
     # so every hand pair sums to zero.
     assert row["samples"] == 20 and row["sample"] == "hand pair"
@@ -135,15 +147,8 @@ def test_pure_cfr_agent_needs_the_player_and_the_game_s_strategy(tmp_path: Path)
 def test_a_bot_missing_a_package_makes_its_match_void_and_names_the_package(
     mirror: tuple[Path, str], tmp_path: Path
 ) -> None:
-    module = _real_bots()
-    mirrors, commit = mirror
-    bot = module.RealBot("caller", "someone/bots", commit, "bots/caller", "nlhe", extras=("lib",))
-    folder = module.extract(bot, mirrors, tmp_path / "bots")
-    player = folder / "player.py"
     # A real bot that needs a package nobody installed (as bounty-cfr needs pandas).
-    player.write_text("import pokerbots_kit_no_such_package\n" + player.read_text(), "utf-8")
-    specs = [module.BotSpec.parse(str(folder)), module.BotSpec.parse("builtin:checkcall")]
-    row = module.play(specs, 1, "nlhe", 20, 3, tmp_path / "match", 100.0)
+    module, row = _play_caller(mirror, tmp_path, needs="pokerbots_kit_no_such_package")
     assert row["missing_modules"] == ["pokerbots_kit_no_such_package"]
     verdict = module._verdict(row)
     assert verdict.startswith("void: a bot could not import pokerbots_kit_no_such_package")
