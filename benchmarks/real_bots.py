@@ -331,6 +331,8 @@ def play(
     if summaries is not None:
         mbb = summaries[ref].mbb_per_hand
         row.update(mbb_per_hand=round(mbb.mean, 1), low=round(mbb.low, 1), high=round(mbb.high, 1))
+    # In the row too, so that a --json reader sees a void match as void.
+    row["verdict"] = _verdict(row)
     return row
 
 
@@ -347,6 +349,7 @@ def check(bot: Path, variant: str, hands: int, seed: int, out: Path) -> dict[str
         "defaulted": player.defaulted,
         "decisions": player.decisions,
         "tracebacks": _tracebacks(out),
+        "missing_modules": _missing_modules(out),
     }
 
 

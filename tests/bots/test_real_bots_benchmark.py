@@ -129,6 +129,7 @@ def test_an_extracted_bot_plays_a_duplicate_match_against_a_reference_bot(
     assert row["samples"] == 20 and row["sample"] == "hand pair"
     assert row["mbb_per_hand"] == 0.0 and row["low"] == 0.0 and row["high"] == 0.0
     assert row["faults"] == {"caller": {}, "checkcall": {}} and row["tracebacks"] == []
+    assert row["missing_modules"] == [] and row["verdict"] == "not distinguishable"
 
 
 def test_pure_cfr_agent_needs_the_player_and_the_game_s_strategy(tmp_path: Path) -> None:
@@ -151,6 +152,7 @@ def test_a_bot_missing_a_package_makes_its_match_void_and_names_the_package(
     module, row = _play_caller(mirror, tmp_path, needs="pokerbots_kit_no_such_package")
     assert row["missing_modules"] == ["pokerbots_kit_no_such_package"]
     verdict = module._verdict(row)
+    assert row["verdict"] == verdict
     assert verdict.startswith("void: a bot could not import pokerbots_kit_no_such_package")
     assert "pip install pokerbots_kit_no_such_package" in verdict
     # A match without trouble keeps its verdict.
