@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from local_runner.bots.builtin import RandomBot, make_builtin
@@ -150,7 +150,11 @@ def test_nothing_handed_to_a_masked_bot_reaches_what_its_seat_may_not_see(
                     assert all(item.bounties[other] == HIDDEN_RANK for other in others)
                 if rules.auction and item.bids[seat] is None:
                     assert all(item.bids[other] in (None, HIDDEN_BID) for other in others)
-    assert showdowns or rules.seats > 2
+    # Heads-up, an example must also have shown the showdown's revealed cards (the O
+    # clause's path). A 40-hand match of these random bots has no showdown for about 1 seed
+    # in 100 in heads-up limit (4 of seeds 0-399): such an example is not counted, and
+    # hypothesis draws another, rather than failing a run by chance.
+    assume(showdowns > 0 or rules.seats > 2)
 
 
 def test_the_built_in_bots_opt_in_and_a_users_bot_does_not() -> None:
