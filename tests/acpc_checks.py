@@ -8,10 +8,8 @@ captures: each seat's lines through the relay, the dealer's stderr trace, log an
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -44,6 +42,7 @@ from sdk.actions import Action, CallAction, CheckAction, FoldAction, RaiseAction
 from sdk.bot import Bot
 from sdk.gamedef import GameDef, parse_gamedef
 from sdk.states import GameState, RoundState, TerminalState
+from tests.modules import load_file
 
 ROOT = Path(__file__).resolve().parents[1]
 Lines = list[tuple[str, str]]
@@ -94,11 +93,7 @@ def live_match(
     which the word ``PORT`` stands for the port and ``GAME`` for the game file's name; the
     other seats are example players.
     """
-    spec = importlib.util.spec_from_file_location("acpc_record", ROOT / "scripts/acpc_record.py")
-    assert spec is not None and spec.loader is not None
-    recorder = importlib.util.module_from_spec(spec)
-    sys.modules["acpc_record"] = recorder  # its dataclasses look their module up by name
-    spec.loader.exec_module(recorder)
+    recorder = load_file("acpc_record", ROOT / "scripts/acpc_record.py", register=True)
     file_name, text = recorder.game_text(dealer_dir, label)
     players = recorder.GAMES[label][1]
     commands: list[list[str] | None] = []

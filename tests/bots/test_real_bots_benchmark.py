@@ -3,27 +3,20 @@ plays it in a duplicate match: checked on a tiny repository made here (no networ
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from tests.modules import load_file
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _real_bots() -> ModuleType:
-    path = ROOT / "benchmarks" / "real_bots.py"
-    spec = importlib.util.spec_from_file_location("real_bots", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # Its dataclass resolves its annotations through sys.modules.
-    sys.modules.setdefault("real_bots", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_file("real_bots", ROOT / "benchmarks" / "real_bots.py", register=True)
 
 
 def _git(repo: Path, *args: str) -> str:

@@ -3,7 +3,6 @@ range per opponent with equity against the whole field at a 3-seat table."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -40,6 +39,7 @@ from sdk.games import VARIANTS
 from sdk.history import actions_of
 from sdk.rules import Rules
 from sdk.states import GameState, RoundState, TerminalState
+from tests.modules import load_file
 
 LIMIT = Rules.for_variant("acpc-2pl")
 THREE = Rules.for_variant("acpc-3pl")
@@ -351,11 +351,7 @@ def test_checkcall_bids_its_whole_stack_card_blind() -> None:
 
 def _bot_strength() -> ModuleType:
     path = Path(__file__).resolve().parents[2] / "benchmarks" / "bot_strength.py"
-    spec = importlib.util.spec_from_file_location("bot_strength", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file("bot_strength", path)
 
 
 def test_bot_strength_chunks_pool_and_count_showdowns_as_zero() -> None:

@@ -4,7 +4,6 @@ match, hand for hand, as this checkout."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -13,6 +12,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.modules import load_file
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,12 +35,7 @@ print(json.dumps([match_module.__file__, states_module.__file__, deltas]))
 
 
 def _benchmark() -> ModuleType:
-    path = ROOT / "benchmarks" / "compiled.py"
-    spec = importlib.util.spec_from_file_location("compiled_benchmark", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file("compiled_benchmark", ROOT / "benchmarks" / "compiled.py")
 
 
 def _play(tree: Path) -> tuple[str, str, list[list[int]]]:

@@ -10,7 +10,6 @@ status 1 on the first broken promise, which the runner records as a crash.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import shutil
@@ -23,6 +22,7 @@ import pytest
 from local_runner.tables.config import ScrimmageConfig
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import Rules
+from tests.modules import load_file
 
 pytestmark = pytest.mark.slow  # an independent client process over a socket
 
@@ -113,11 +113,7 @@ def test_an_independent_mit_client_plays_500_hands_without_a_fault(
 
 
 def load_client_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("mit_client_player", CLIENT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file("mit_client_player", CLIENT)
 
 
 def feed(variant: str, messages: list[str]) -> list[str | None]:

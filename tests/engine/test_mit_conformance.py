@@ -17,7 +17,6 @@ the MIT repositories and run from ``scripts/mit_conformance.py``.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from collections import deque
 from collections.abc import Sequence
@@ -33,6 +32,7 @@ from sdk.client import BotClient
 from sdk.games import SEASONS
 from sdk.protocol import Clause, decode_action, decode_message, encode_action, encode_message
 from sdk.rules import Rules
+from tests.modules import load_file
 
 HERE = Path(__file__).resolve().parents[1]  # tests/
 RECORDINGS = HERE / "conformance"
@@ -57,11 +57,7 @@ def exchanges(path: Path) -> list[tuple[str, str | None]]:
 
 def starter_bot() -> Bot:
     """A fresh copy of the kit's starter bot (skeleton/player.py)."""
-    spec = importlib.util.spec_from_file_location("starter_player", STARTER)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    bot: Bot = module.Player()
+    bot: Bot = load_file("starter_player", STARTER).Player()
     return bot
 
 

@@ -4,7 +4,6 @@ gamelog (as the 2020 engine wrote it) and in hands.jsonl (so the run replays).""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from pathlib import Path
@@ -26,6 +25,7 @@ from local_runner.view.timeline import walk
 from sdk.games import find_game
 from sdk.rules import RANKS, PermutationRules, Rules, RulesError
 from sdk.variants.permuted import draw_values, true_cards, values_from_draws
+from tests.modules import load_file
 
 PERMUTED = Rules.for_variant("mit-2020")
 
@@ -158,11 +158,7 @@ def test_a_2020_bot_is_known_by_its_readme_not_by_its_skeleton(tmp_path: Path) -
 
 def _conformance_script() -> ModuleType:
     path = Path(__file__).resolve().parents[2] / "scripts" / "mit_conformance.py"
-    spec = importlib.util.spec_from_file_location("mit_conformance", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file("mit_conformance", path)
 
 
 def test_the_kit_ranks_the_real_2020_engines_showdowns_as_it_did() -> None:

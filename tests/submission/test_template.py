@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import importlib.util
 import json
 import os
 import shutil
@@ -41,6 +40,7 @@ from local_runner.tables.config import ScrimmageConfig
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage
 from sdk.rules import Rules
 from tests.conftest import ROOT
+from tests.modules import load_file
 
 pytestmark = pytest.mark.slow  # new bots' own tests in subprocesses, and matches
 
@@ -573,12 +573,7 @@ def test_cli_stops_cleanly_when_the_input_ends(
 
 
 def _regenerate_script() -> ModuleType:
-    path = ROOT / "scripts" / "regenerate_skeleton.py"
-    spec = importlib.util.spec_from_file_location("regenerate_skeleton", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file("regenerate_skeleton", ROOT / "scripts" / "regenerate_skeleton.py")
 
 
 def test_the_template_holds_no_sdk_and_renders_no_user_text() -> None:
