@@ -25,24 +25,29 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import runpy
 import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
 
-from in_process import CASES, run_once  # noqa: E402
+# in_process.py's cases and its one fresh-process run, read without putting benchmarks/ on
+# the import path (tests load this file in their own process).
+_IN_PROCESS = runpy.run_path(str(HERE / "in_process.py"))
+CASES = _IN_PROCESS["CASES"]
+run_once = _IN_PROCESS["run_once"]
 
 #: The runner's modules compiled in both copies: each match's inner loop and what it calls
-#: per hand.  Every one is a leaf of the engine that nothing outside it subclasses (mypyc
-#: refuses an interpreted subclass of a compiled class unless the class is marked, and the
-#: scrimmage's empty seat and the human seat subclass ``Seat``; they are not imported here).
+#: per hand.  ``Seat`` (in ``seats.py``) is subclassed outside them, by the scrimmage's empty
+#: seat and the human seat, which mypyc refuses for an unmarked compiled class; the
+#: in-process matches measured here import neither.
 RUNNER = (
     "local_runner/engine/acpc_seat.py",
     "local_runner/engine/acpc_view.py",
@@ -83,6 +88,8 @@ def missing_tools() -> str | None:
         return "mypyc is not installed: install the dev extra (pip install -e '.[dev]')"
     if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
         return "no C compiler found (cc or gcc): mypyc compiles to C"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
+        return "Python's headers (Python.h) are missing: install the python3-dev package"
     return None
 
 
