@@ -2,38 +2,38 @@
 
     python benchmarks/compiled.py [--hands N] [--rounds R] [--only TEXT] [--keep DIR]
 
-A measurement for a choice the kit has not made: shipping compiled wheels
-(``docs/performance.md``, "A compiled engine and the vendored SDK").  The kit is typed
-(``mypy --strict``), so mypyc, mypy's compiler, compiles its modules unchanged.  This script
-copies the checkout's ``sdk/`` and ``local_runner/`` twice into a scratch folder and compiles
-one set of modules in each copy, in place:
+The kit is typed (``mypy --strict``), so mypyc, mypy's compiler, compiles its modules
+unchanged.  This script copies the checkout's ``sdk/`` and ``local_runner/`` twice into a
+scratch folder and compiles one set of modules in each copy, in place:
 
-* ``runner``: :data:`RUNNER`, the engine, its log writers and the built-in bots; the SDK
-  stays Python, so a bot's vendored copy of the SDK can still take its place in a process;
-* ``full``: those and :data:`SDK`, the SDK's state machine, actions, codecs and payoffs.
+* ``runner``: :data:`local_runner.compiled.MODULES`, the engine, its log writers and the
+  built-in bots: what a compiled install (``POKERBOTS_COMPILE=1 pip install .``) builds.  The
+  SDK stays Python, so a bot's vendored copy of the SDK can still take its place in a process;
+* ``full``: those and :data:`SDK`, the SDK's state machine, actions, codecs and payoffs: a
+  choice the kit has not made (``docs/performance.md``, "A compiled engine and the vendored
+  SDK").
 
 Then it plays ``benchmarks/in_process.py``'s matches (built-in bots, no sockets, no logs) on
 this checkout and on both copies, in fresh processes, interleaved round by round, and prints
 each side's median hands per second of CPU and of wall time, the ratios to pure Python with
 the range of the rounds' ratios, and the load.  It needs mypy (the ``dev`` extra), a C
 compiler and Python's headers; without them it says what is missing and stops.  The copies
-are deleted at the end unless ``--keep DIR`` names where to leave them.
-"""
+are deleted at the end unless ``--keep DIR`` names where to leave them."""
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import runpy
 import shutil
 import statistics
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 from pathlib import Path
+
+from local_runner.compiled import MODULES, missing_build_tools
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -44,29 +44,8 @@ _IN_PROCESS = runpy.run_path(str(HERE / "in_process.py"))
 CASES = _IN_PROCESS["CASES"]
 run_once = _IN_PROCESS["run_once"]
 
-#: The runner's modules compiled in both copies: each match's inner loop and what it calls
-#: per hand.  ``Seat`` (in ``seats.py``) is subclassed outside them, by the scrimmage's empty
-#: seat and the human seat, which mypyc refuses for an unmarked compiled class; the
-#: in-process matches measured here import neither.
-RUNNER = (
-    "local_runner/engine/acpc_seat.py",
-    "local_runner/engine/acpc_view.py",
-    "local_runner/engine/dealer.py",
-    "local_runner/engine/faults.py",
-    "local_runner/engine/masked_view.py",
-    "local_runner/engine/match.py",
-    "local_runner/engine/mit_view.py",
-    "local_runner/engine/records.py",
-    "local_runner/engine/seat_view.py",
-    "local_runner/engine/seating.py",
-    "local_runner/engine/seats.py",
-    "local_runner/engine/socket_seat.py",
-    "local_runner/runs/gamelog.py",
-    "local_runner/runs/hands.py",
-    "local_runner/runs/writer.py",
-    "local_runner/runs/dealer_log.py",
-    "local_runner/bots/builtin.py",
-)
+#: What a compiled install builds (the runner copy) and the full copy too.
+RUNNER = MODULES
 
 #: The SDK's modules compiled in the ``full`` copy as well (not ``sdk/client.py``: the ACPC
 #: client subclasses its ``BotCaller``).
@@ -80,17 +59,6 @@ SDK = (
 )
 
 BUILDS = {"runner": RUNNER, "full": RUNNER + SDK}
-
-
-def missing_tools() -> str | None:
-    """A sentence naming what the compiled build needs and this machine lacks, else None."""
-    if importlib.util.find_spec("mypyc") is None:
-        return "mypyc is not installed: install the dev extra (pip install -e '.[dev]')"
-    if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
-        return "no C compiler found (cc or gcc): mypyc compiles to C"
-    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
-        return "Python's headers (Python.h) are missing: install the python3-dev package"
-    return None
 
 
 def build(copy: Path, modules: tuple[str, ...]) -> float:
@@ -122,7 +90,7 @@ def main() -> None:
     parser.add_argument("--only", help="the cases whose name ('nlhe random') contains this")
     parser.add_argument("--keep", type=Path, help="leave the compiled copies in this folder")
     args = parser.parse_args()
-    problem = missing_tools()
+    problem = missing_build_tools()
     if problem is not None:
         print(f"compiled benchmark not run: {problem}")
         return

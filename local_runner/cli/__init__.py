@@ -77,10 +77,13 @@ def kit_version() -> str:
 
 
 class _VersionAction(argparse.Action):
-    """``--version``: print the kit's version and exit (read only when asked for)."""
+    """``--version``: print the kit's version and how its engine was installed (pure Python or
+    compiled with mypyc, :mod:`local_runner.compiled`), and exit (read only when asked for)."""
 
     def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
-        super().__init__(option_strings, dest, nargs=0, help="print the kit's version and exit")
+        super().__init__(
+            option_strings, dest, nargs=0, help="print the kit's version and engine build, and exit"
+        )
 
     def __call__(
         self,
@@ -89,7 +92,10 @@ class _VersionAction(argparse.Action):
         values: object,
         option_string: str | None = None,
     ) -> None:
+        from local_runner.compiled import engine_build  # the standard library only
+
         print(kit_version())
+        print(f"engine: {engine_build()}")
         parser.exit()
 
 

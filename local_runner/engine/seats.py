@@ -24,6 +24,8 @@ from abc import ABC, abstractmethod
 from collections import deque
 from typing import NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from sdk.actions import Action, CheckAction
 from sdk.bot import Bot
 from sdk.client import BotClient
@@ -61,6 +63,9 @@ class Reply(NamedTuple):
     detail: str = ""
 
 
+# Subclassed outside the compiled engine (local_runner/compiled.py): the scrimmage's empty
+# seat, the socket seats, tests' replaying seats.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Seat(ABC):
     """One bot at the table, behind a uniform interface."""
 
@@ -115,6 +120,8 @@ class Seat(ABC):
         return (0, None)
 
 
+# Subclassed outside the compiled engine: the human seat, the golden transcripts' recorder.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class InProcessSeat(Seat):
     """A :class:`sdk.Bot` object played in this process.
 

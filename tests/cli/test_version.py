@@ -12,6 +12,7 @@ import pytest
 
 import sdk
 from local_runner.cli import kit_version
+from local_runner.compiled import engine_build
 from local_runner.submission.new import create_bot
 from local_runner.submission.vendor import MANIFEST
 from tests.cli.test_startup import modules_after
@@ -38,7 +39,10 @@ def test_pokerbots_version_prints_it_and_exits_0() -> None:
         text=True,
         timeout=60,
     )
-    assert (run.returncode, run.stdout, run.stderr) == (0, f"pokerbots-kit {declared()}\n", "")
+    # The second line says how the engine was installed (an editable checkout: pure Python).
+    printed = f"pokerbots-kit {declared()}\nengine: {engine_build()}\n"
+    assert (run.returncode, run.stdout, run.stderr) == (0, printed, "")
+    assert engine_build() == "pure Python"
 
 
 @pytest.mark.slow  # starts an interpreter
