@@ -61,11 +61,11 @@ _ROOT = Path(__file__).resolve().parent.parent
 def compiled_modules(root: Path = _ROOT) -> list[str]:
     """The modules of :data:`MODULES` that have a C extension beside them under ``root``
     (what Python imports in place of the ``.py`` file)."""
+    suffixes = importlib.machinery.EXTENSION_SUFFIXES
     found = []
     for module in MODULES:
         source = root / module
         stem = source.name.removesuffix(".py")
-        suffixes = importlib.machinery.EXTENSION_SUFFIXES
         if any((source.parent / f"{stem}{suffix}").is_file() for suffix in suffixes):
             found.append(module)
     return found

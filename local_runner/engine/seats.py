@@ -64,7 +64,7 @@ class Reply(NamedTuple):
 
 
 # Subclassed outside the compiled engine (local_runner/compiled.py): the scrimmage's empty
-# seat, the socket seats, tests' replaying seats.
+# seat, tests' replaying seats.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Seat(ABC):
     """One bot at the table, behind a uniform interface."""
