@@ -44,9 +44,6 @@ _IN_PROCESS = runpy.run_path(str(HERE / "in_process.py"))
 CASES = _IN_PROCESS["CASES"]
 run_once = _IN_PROCESS["run_once"]
 
-#: What a compiled install builds (the runner copy) and the full copy too.
-RUNNER = MODULES
-
 #: The SDK's modules compiled in the ``full`` copy as well (not ``sdk/client.py``: the ACPC
 #: client subclasses its ``BotCaller``).
 SDK = (
@@ -58,7 +55,8 @@ SDK = (
     "sdk/pots.py",
 )
 
-BUILDS = {"runner": RUNNER, "full": RUNNER + SDK}
+#: The two copies: what a compiled install builds, and that with the SDK.
+BUILDS = {"runner": MODULES, "full": MODULES + SDK}
 
 
 def build(copy: Path, modules: tuple[str, ...]) -> float:

@@ -80,7 +80,10 @@ def engine_build(root: Path = _ROOT) -> str:
     if len(found) == len(MODULES):
         return f"compiled with mypyc ({len(found)} modules)"
     missing = ", ".join(sorted(set(MODULES) - set(found)))
-    return f"partly compiled ({len(found)} of {len(MODULES)} modules; not {missing})"
+    return (
+        f"partly compiled ({len(found)} of {len(MODULES)} modules; not {missing}): "
+        "reinstall the kit"
+    )
 
 
 def missing_build_tools(need_mypyc: bool = True) -> str | None:

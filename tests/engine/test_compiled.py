@@ -35,6 +35,14 @@ def test_the_compiled_modules_are_files_of_the_engine_once() -> None:
         assert module.startswith("local_runner/"), module
 
 
+def test_the_benchmarks_full_copy_adds_sdk_modules_of_the_kit() -> None:
+    benchmark = load_file("compiled_benchmark", ROOT / "benchmarks" / "compiled.py")
+    assert benchmark.BUILDS["runner"] == MODULES
+    assert len(set(benchmark.SDK)) == len(benchmark.SDK)
+    for module in benchmark.SDK:
+        assert module.startswith("sdk/") and (ROOT / module).is_file(), module
+
+
 def _classes(path: Path) -> dict[str, ast.ClassDef]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
