@@ -2,7 +2,7 @@
 
     python benchmarks/anchors.py [--engines base=PATH,2025=PATH | --mirrors DIR]
         [--dealer DIR] [--rounds 5] [--hands 1000] [--acpc-hands 3000] [--only WORDS] [--quick]
-        [--cold]
+        [--cold] [--spread]
 
 Each case plays the same bots twice, once under an anchor and once under the kit's whole
 command (``pokerbots scrimmage ...``), in interleaved rounds (the order alternates from
@@ -17,6 +17,11 @@ round to round), and reports medians:
   seat, each behind a two-line ``startme.sh``) under the real ``dealer`` and in
   ``pokerbots scrimmage --variant acpc-...``; both play the kit's declaration of the game,
   written out as a GAMEDEF file for the dealer and the players.
+
+The kit runs as users run it: with its defaults, so the runner and the bots share one CPU
+while they take turns (``[runner] share_cpu``, ``docs/configuration.md``).  ``--spread`` adds a
+third side to every case, the kit with ``share_cpu = false`` (every process free to run on
+any CPU, as the anchors' are), and a second table comparing the three.
 
 Engines are extracted at run time from a checkout or a bare git copy (``git archive HEAD``);
 nothing of MIT's is kept in this repository.  Without ``--engines``, they are looked up
@@ -106,8 +111,11 @@ class Case:
     anchor_name: str
     anchor: Callable[[int], Run]
     kit: Callable[[int], Run]
+    spread: Callable[[int], Run] | None = None
+    """With ``--spread``: the kit's command with ``share_cpu = false``."""
     anchor_runs: list[Run] = field(default_factory=list)
     kit_runs: list[Run] = field(default_factory=list)
+    spread_runs: list[Run] = field(default_factory=list)
 
 
 def _load() -> float:
@@ -236,13 +244,14 @@ def mit_case(
             raise RuntimeError(f"{name}: the MIT engine played {played} hands, not {hands}")
         return run
 
-    def kit(seed: int) -> Run:
-        out = work / f"{_slug(name)}-{seed}-kit"
-        log = work / f"{_slug(name)}-{seed}.kit.log"
+    def kit(seed: int, extra: Sequence[str] = ()) -> Run:
+        tag = "spread" if extra else "kit"
+        out = work / f"{_slug(name)}-{seed}-{tag}"
+        log = work / f"{_slug(name)}-{seed}.{tag}.log"
         bots = [engine / "bot_a", engine / "bot_b"]
-        return _kit_scrimmage(bots, YEARS[year], hands, seed, out, env, log, name)
+        return _kit_scrimmage(bots, YEARS[year], hands, seed, out, env, log, name, extra)
 
-    return Case(name, hands, f"MIT {year} engine", anchor, kit)
+    return Case(name, hands, f"MIT {year} engine", anchor, kit, _spread(kit, work))
 
 
 def _slug(name: str) -> str:
@@ -266,14 +275,29 @@ def _kit_scrimmage(
     env: dict[str, str],
     log: Path,
     label: str,
+    extra: Sequence[str] = (),
 ) -> Run:
     """One whole ``pokerbots scrimmage`` of ``bots`` (run from ``out``'s folder), checked to
-    have played every hand without a fault."""
+    have played every hand without a fault; ``extra`` arguments go at the end."""
     argv = [*_pokerbots(), "scrimmage", *map(str, bots), "--variant", variant]
-    argv += ["--rounds", str(hands), "--seed", str(seed), "--out", str(out)]
+    argv += ["--rounds", str(hands), "--seed", str(seed), "--out", str(out), *extra]
     run = run_command(argv, out.parent, env, log)
     _check_kit(out, hands, label)
     return run
+
+
+#: Set by ``--spread``: cases get a third side, the kit with every CPU free.
+SPREAD = {"on": False}
+
+
+def _spread(kit: Callable[[int, Sequence[str]], Run], work: Path) -> Callable[[int], Run] | None:
+    """The kit's command with ``share_cpu = false`` (a config file in ``work``), when
+    ``--spread`` asked for it."""
+    if not SPREAD["on"]:
+        return None
+    config = work / "spread.toml"
+    config.write_text("[runner]\nshare_cpu = false\n", encoding="utf-8")
+    return lambda seed: kit(seed, ["--config", str(config)])
 
 
 def _check_kit(out: Path, hands: int, name: str) -> None:
@@ -314,11 +338,12 @@ def acpc_case(variant: str, build: Path, hands: int, work: Path, env: dict[str, 
     def anchor(seed: int) -> Run:
         return dealer_match(build, gamefile, seats, hands, seed, folder)
 
-    def kit(seed: int) -> Run:
-        out, log = folder / f"kit-{seed}", folder / f"kit-{seed}.log"
-        return _kit_scrimmage(players, variant, hands, seed, out, env, log, variant)
+    def kit(seed: int, extra: Sequence[str] = ()) -> Run:
+        tag = "spread" if extra else "kit"
+        out, log = folder / f"{tag}-{seed}", folder / f"{tag}-{seed}.log"
+        return _kit_scrimmage(players, variant, hands, seed, out, env, log, variant, extra)
 
-    return Case(variant, hands, "ACPC dealer", anchor, kit)
+    return Case(variant, hands, "ACPC dealer", anchor, kit, _spread(kit, folder))
 
 
 def dealer_match(build: Path, gamefile: Path, seats: int, hands: int, seed: int, cwd: Path) -> Run:
@@ -402,6 +427,21 @@ def report(cases: list[Case]) -> None:
             f"| {per_hand(case.kit_runs, 'children_cpu')} "
             f"| {min(loads):.2f}-{max(loads):.2f} |"
         )
+    spread = [case for case in cases if case.spread_runs]
+    if spread:
+        print(
+            "\n| case | kit s | kit, share_cpu = false s | anchor/kit | anchor/spread "
+            "| spread/kit |"
+        )
+        print("|---|---:|---:|---:|---:|---:|")
+    for case in spread:
+        kit = _median([r.wall for r in case.kit_runs])
+        free = _median([r.wall for r in case.spread_runs])
+        anchor = _median([r.wall for r in case.anchor_runs])
+        print(
+            f"| {case.name} | {kit:.2f} | {free:.2f} | {anchor / kit:.2f} "
+            f"| {anchor / free:.2f} | {free / kit:.2f} |"
+        )
     print(
         "\nTimes are whole commands, medians of interleaved rounds; anchor/kit above 1 means "
         "the kit is faster. Runner CPU: the top process alone (the engine, the dealer, "
@@ -440,11 +480,17 @@ def main(argv: list[str] | None = None) -> int:
         help="no bytecode caches (every process compiles from source) and no warm-up round",
     )
     parser.add_argument(
+        "--spread",
+        action="store_true",
+        help="also run the kit with share_cpu = false (every CPU free), as a third side",
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="for CI: one round, 300 MIT and 1000 ACPC hands, the base engine only",
     )
     args = parser.parse_args(argv)
+    SPREAD["on"] = args.spread
     if args.quick:
         args.rounds, args.hands, args.acpc_hands = 1, 300, 1000
     env = _env(args.cold)
@@ -536,6 +582,8 @@ def measure(cases: list[Case], rounds: int, warm_up: bool = True) -> bool:
     for number in range(0 if warm_up else 1, rounds + 1):
         for case in list(cases):
             order = [("anchor", case.anchor), ("kit", case.kit)]
+            if case.spread is not None:
+                order.append(("spread", case.spread))
             if number % 2 == 0:
                 order.reverse()
             results: dict[str, Run] = {}
@@ -557,6 +605,8 @@ def measure(cases: list[Case], rounds: int, warm_up: bool = True) -> bool:
                 continue
             case.anchor_runs.append(results["anchor"])
             case.kit_runs.append(results["kit"])
+            if "spread" in results:
+                case.spread_runs.append(results["spread"])
     return failed
 
 

@@ -405,6 +405,11 @@ class BotProcess:
         if self._tracker is not None:
             self._measure(self._tracker.scan(snapshot).values())
 
+    def process_ids(self) -> list[int]:
+        """The ids of the bot's processes at the watcher's last scan (its main process at
+        least, once started; new processes are seen within a watcher interval)."""
+        return self._last_pids()
+
     def _last_pids(self) -> list[int]:
         """The pids the bot had at the last scan (its main process at least)."""
         tracker = self._tracker

@@ -28,6 +28,9 @@ A complete file (every key optional; defaults shown)::
     spin_wait = 0.0003        # deprecated and ignored (the runner no longer polls: it
                               # sleeps until a reply comes); accepted so old files still load
     python = "auto"           # a bot's python3: "auto", "path", "kit" or an interpreter's path
+    share_cpu = true          # the runner and the bots on one CPU while they take turns
+                              # (given back when a bot thinks in parallel or the CPU is
+                              # crowded); tournaments and validate never share
 
     [limits]                  # per bot process; 0 = no limit
     address_space = 4294967296
@@ -91,6 +94,9 @@ class RunnerSettings:
     default, in a tournament's recorded settings) so that old configuration files still load."""
     python: str = "auto"
     """The interpreter bots get as ``python3``: see :mod:`local_runner.programs.interpreter`."""
+    share_cpu: bool = True
+    """Place the runner and every bot process on one CPU once the bots have connected, as
+    long as that pays: see :mod:`local_runner.programs.cpu_share`."""
 
     def connect_limit(self, rules: Rules) -> float | None:
         """Seconds a bot of a ``rules`` match has to connect: the setting, else the game's
@@ -262,6 +268,11 @@ def _settings(cls: type[Any], table: dict[str, Any], name: str, source: str) -> 
         default = known[key].default
         if default is None:  # a limit that defaults to the game's: seconds when set
             default = 0.0
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ConfigError(f"{source}: [{name}] {key} must be true or false, not {value!r}.")
+            values[key] = value
+            continue
         if isinstance(default, str):
             if not isinstance(value, str) or not value:
                 raise ConfigError(f"{source}: [{name}] {key} must be a string, not {value!r}.")

@@ -37,6 +37,7 @@ from ..engine.seat_view import Message
 from ..engine.seats import InProcessSeat, Reply, Seat
 from ..engine.socket_seat import SocketSeat, accept_bot
 from ..programs.bot_program import BotProgram
+from ..programs.cpu_share import BotTasks, CpuShare
 from ..programs.interpreter import BotPython, choose_python
 from ..programs.process import (
     BotProcess,
@@ -171,6 +172,9 @@ def run_scrimmage(
                 table.seat_bots(cleanup)
             except KeyboardInterrupt:
                 table.interrupted = True
+            share = table.share_cpu()
+            if share is not None:
+                cleanup.callback(share.end)
             settings = MatchSettings(
                 reply_timeout=config.runner.reply_limit(config.rules),
                 record_reply_times=record_reply_times,
@@ -196,6 +200,8 @@ def run_scrimmage(
             else:
                 result = _play(match, table.interrupted)
             interrupts.start()  # from here on Ctrl-C must not stop the cleanup half-way
+            if share is not None:
+                share.end()
             table.stop_bots(match)
             result = match.result(result.wall_seconds)
             summaries = moments.summaries(config.rules.big_blind)
@@ -323,6 +329,24 @@ class _Table:
             ):
                 hidden.append(other.directory)
         return hidden
+
+    def share_cpu(self) -> CpuShare | None:
+        """Put the runner and the bot processes on one CPU for the match, where the settings
+        ask for it and every bot started (see :mod:`local_runner.programs.cpu_share`)."""
+        if not self.config.runner.share_cpu or self.early_faults or self.interrupted:
+            return None
+        running = [
+            (name, process)
+            for name, process in zip(self.names, self.processes, strict=True)
+            if process is not None
+        ]
+
+        def note(text: str) -> None:
+            for _, process in running:
+                process.note(text)
+
+        bots = [BotTasks(name, process.process_ids) for name, process in running]
+        return CpuShare.begin(bots, note)
 
     def remember_processes(self) -> None:
         """Note every bot's processes with one scan, just before the first ``Q`` is sent (each

@@ -223,7 +223,8 @@ class TournamentPlan:
             config = ScrimmageConfig(
                 rules=Rules.from_dict(data["rules"]),
                 seed=int(data["master_seed"]),
-                runner=RunnerSettings(**data["runner"]),
+                # A plan from before share_cpu existed: its matches did not share either.
+                runner=RunnerSettings(**{"share_cpu": False, **data["runner"]}),
                 limits=Limits(**data["limits"]),
                 # A plan from before the clock followed the hands keeps the clock it had.
                 clock_source=str(data.get("clock_source", "explicit")),
@@ -279,6 +280,8 @@ def plan_tournament(
     entrants = tuple(
         Entrant(name, source) for name, source in zip(unique_names(specs), sources, strict=True)
     )
+    # Its matches never share a CPU (play_job): the plan records what they do.
+    config = replace(config, runner=replace(config.runner, share_cpu=False))
     return TournamentPlan(entrants, config, matches_per_pair, duplicate)
 
 
@@ -360,8 +363,11 @@ def play_job(job: MatchJob, bundles: Sequence[BotBundle | None] | None = None) -
             specs[slot] = replace(specs[slot], program=program)
     out_dir = _log_dir(job)
     # Parallel matches keep every core busy: a runner polling for replies would take a
-    # core from a bot, so tournament matches sleep while they wait.
-    config = replace(job.config, runner=replace(job.config.runner, spin_wait=0.0))
+    # core from a bot, so tournament matches sleep while they wait.  Nor do they share a CPU
+    # (local_runner.programs.cpu_share): with every CPU busy none sleeps, so it gains nothing
+    # (docs/performance.md), and two matches could choose the same CPU.
+    runner = replace(job.config.runner, spin_wait=0.0, share_cpu=False)
+    config = replace(job.config, runner=runner)
     job = replace(job, config=config)
     with job_running():
         table = play_table(specs, job.config, out_dir, job.duplicate, play_absent=True)

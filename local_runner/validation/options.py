@@ -96,12 +96,14 @@ class ValidateOptions:
 
     def runner(self) -> RunnerSettings:
         """The runner settings of the validation's matches: its timeouts, and the bot's
-        ``linger_grace`` to exit after each."""
+        ``linger_grace`` to exit after each.  The bot gets every CPU, as on a competition's
+        server (no ``share_cpu``)."""
         return RunnerSettings(
             build_timeout=self.build_timeout,
             connect_timeout=self.connect_timeout,
             reply_timeout=self.reply_timeout,
             quit_grace=self.linger_grace,
+            share_cpu=False,
         )
 
     @property

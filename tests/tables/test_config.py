@@ -42,6 +42,7 @@ def test_every_parameter_is_read(tmp_path: Path) -> None:
             reply_timeout = 2
             log_limit = 1000
             quit_grace = 0.5
+            share_cpu = false
             [limits]
             address_space = 1073741824
             cpu_seconds = 60
@@ -56,7 +57,7 @@ def test_every_parameter_is_read(tmp_path: Path) -> None:
     assert config.seed == 7
     assert config.runner.build_timeout == 20.0 and config.runner.connect_timeout == 3.5
     assert config.runner.reply_timeout == 2.0 and config.runner.log_limit == 1000
-    assert config.runner.quit_grace == 0.5
+    assert config.runner.quit_grace == 0.5 and config.runner.share_cpu is False
     assert (config.limits.address_space, config.limits.cpu_seconds) == (2**30, 60)
     assert config.limits.open_files == 64
 
@@ -91,6 +92,8 @@ def test_no_file_gives_defaults_with_a_fresh_seed() -> None:
         ("[rules.swap]\nflop = 1.5\n", "swap.flop must be a probability in [0, 1]"),
         ("[runner]\nreply_timeout = 'soon'\n", "reply_timeout must be a number >= 0"),
         ("[runner]\nlog_limit = 1.5\n", "log_limit must be a whole number >= 0"),
+        ("[runner]\nshare_cpu = 1\n", "share_cpu must be true or false, not 1"),
+        ("[runner]\nshare_cpu = 'no'\n", "share_cpu must be true or false, not 'no'"),
         ("[runner]\nreplytimeout = 1\n", "unknown setting(s) in [runner]: replytimeout"),
         ("[engine]\nx = 1\n", "unknown section(s) engine"),
         ("[match\n", "is not valid TOML"),
