@@ -14,6 +14,9 @@ the match, at the first watch interval (:data:`INTERVAL`) in which:
 
 * a bot ran two or more threads or processes for at least a tenth of the interval each: it
   thinks in parallel (worker threads, a Java virtual machine compiling), and would be slowed;
+* one thread or process of a bot ran for half the interval or more: the bot computes more
+  than the messages cost, so sharing gains little, and the others would wait behind it (a
+  bot that thinks hard, or a helper process that never rests);
 * the match's processes waited for the CPU :data:`CROWDED_WAIT` on average each time they
   were ready to run, and a tenth of the interval in all: something else competes for it, such
   as a bot that computes while it is not its turn (which would take the time of the bot whose
@@ -38,6 +41,7 @@ from pathlib import Path
 __all__ = [
     "CROWDED_WAIT",
     "INTERVAL",
+    "RUNNER",
     "BotTasks",
     "CpuShare",
     "TaskTimes",
@@ -48,6 +52,10 @@ __all__ = [
 INTERVAL = 0.25
 #: A thread busy for this share of an interval is thinking.
 _BUSY_SHARE = 0.10
+#: A bot's thread busy for this share of an interval makes the match more than messages.
+_HOG_SHARE = 0.5
+#: The runner's group in a sample (no bot is named so).
+RUNNER = ""
 #: The mean wait for the CPU, in seconds, each time a process of the match was ready to run,
 #: above which the CPU is crowded.
 CROWDED_WAIT = 0.001
@@ -78,28 +86,35 @@ class BotTasks:
 
 def verdict(before: Mapping[str, Tasks], after: Mapping[str, Tasks], seconds: float) -> str | None:
     """Why the sharing should end, judging one interval of ``seconds`` between two samples of
-    each group's threads (a bot's, by name; the runner's under any other name too), or None.
+    each group's threads (a bot's, by name; the runner's thread under :data:`RUNNER`), or None.
 
     >>> idle = {"a": {(1, 1): TaskTimes(0, 0, 0)}}
     >>> busy = {"a": {(1, 1): TaskTimes(200_000_000, 0, 9), (1, 2): TaskTimes(30_000_000, 0, 5)}}
     >>> verdict(idle, busy, 0.25)
     'a ran 2 threads or processes at once'
-    >>> verdict(idle, {"a": {(1, 1): TaskTimes(200_000_000, 40_000, 900)}}, 0.25) is None
+    >>> verdict(idle, {"a": {(1, 1): TaskTimes(100_000_000, 40_000, 900)}}, 0.25) is None
     True
+    >>> verdict(idle, {"a": {(1, 1): TaskTimes(150_000_000, 40_000, 900)}}, 0.25)
+    'a computed for 60% of 0.25 s'
     """
     busy_floor = _BUSY_SHARE * seconds * 1e9
     waited = slices = 0
     for name, tasks in after.items():
         earlier = before.get(name, {})
-        busy = 0
+        busy, most = 0, 0
         for key, now in tasks.items():
             then = earlier.get(key, TaskTimes(0, 0, 0))
-            if now.run - then.run >= busy_floor:
-                busy += 1
+            ran = now.run - then.run
+            busy += ran >= busy_floor
+            most = max(most, ran)
             waited += max(now.wait - then.wait, 0)
             slices += max(now.slices - then.slices, 0)
+        if name == RUNNER:
+            continue  # passing messages is the work that sharing speeds up
         if busy >= 2:
             return f"{name} ran {busy} threads or processes at once"
+        if most >= _HOG_SHARE * seconds * 1e9:
+            return f"{name} computed for {most / (seconds * 1e9):.0%} of {seconds:.2f} s"
     if slices and waited >= busy_floor and waited / slices >= CROWDED_WAIT * 1e9:
         mean = waited / slices / 1e6
         return f"the match's processes waited {mean:.1f} ms on average for the CPU"
@@ -191,7 +206,7 @@ class CpuShare:
     def _sample(self) -> dict[str, dict[tuple[int, int], TaskTimes]]:
         # The runner's thread only: the one placed with the bots (its other threads are light
         # and free to run anywhere).
-        groups = {"the runner": _task_times(os.getpid(), [str(self._runner_thread)])}
+        groups = {RUNNER: _task_times(os.getpid(), [str(self._runner_thread)])}
         for bot in self.bots:
             tasks: dict[tuple[int, int], TaskTimes] = {}
             for pid in bot.pids():
@@ -213,12 +228,12 @@ class CpuShare:
         with self._lock:
             if self._done.is_set():
                 return  # the match ended meanwhile: end() gives the CPUs back
-            self.reason = reason
             self._done.set()
             os.sched_setaffinity(self._runner_thread, self.allowed)
             for bot in self.bots:
                 for pid in bot.pids():
                     _place(pid, self.allowed)
+            self.reason = reason  # once every process has its CPUs back
         self._note(f"every CPU given back to the runner and the bots: {reason}")
 
     def end(self) -> None:

@@ -16,7 +16,14 @@ from pathlib import Path
 import psutil
 import pytest
 
-from local_runner.programs.cpu_share import CROWDED_WAIT, BotTasks, CpuShare, TaskTimes, verdict
+from local_runner.programs.cpu_share import (
+    CROWDED_WAIT,
+    RUNNER,
+    BotTasks,
+    CpuShare,
+    TaskTimes,
+    verdict,
+)
 from local_runner.tables.config import RunnerSettings, ScrimmageConfig
 from local_runner.tables.spec import BotSpec
 from local_runner.tables.table import play_table
@@ -39,13 +46,15 @@ def tasks(*figures: tuple[int, int, int]) -> dict[tuple[int, int], TaskTimes]:
 def test_turn_taking_keeps_the_cpu_shared() -> None:
     # Measured in a shared 2000-hand match of two kit skeletons: the CPU busy all the time,
     # 6,400 slices an interval, waits of about 26 µs each.
-    before = {"a": tasks((0, 0, 0)), "b": tasks((0, 0, 0)), "the runner": tasks((0, 0, 0))}
+    before = {"a": tasks((0, 0, 0)), "b": tasks((0, 0, 0)), RUNNER: tasks((0, 0, 0))}
     after = {
         "a": tasks((60 * MS, 55 * MS, 2100)),
         "b": tasks((60 * MS, 55 * MS, 2100)),
-        "the runner": tasks((120 * MS, 60 * MS, 2200)),
+        RUNNER: tasks((120 * MS, 60 * MS, 2200)),
     }
     assert verdict(before, after, 0.25) is None
+    # The runner busy nearly all the time (an ACPC match of C players) is what sharing is for.
+    assert verdict({RUNNER: tasks((0, 0, 0))}, {RUNNER: tasks((230 * MS, 0, 9000))}, 0.25) is None
 
 
 def test_a_bot_busy_on_two_threads_ends_the_sharing() -> None:
@@ -56,7 +65,7 @@ def test_a_bot_busy_on_two_threads_ends_the_sharing() -> None:
 
 def test_a_thread_busy_for_less_than_a_tenth_of_the_interval_is_not_counted() -> None:
     before = {"a": tasks((0, 0, 0), (0, 0, 0))}
-    after = {"a": tasks((200 * MS, 0, 40), (24 * MS, 0, 40))}
+    after = {"a": tasks((100 * MS, 0, 40), (24 * MS, 0, 40))}
     assert verdict(before, after, 0.25) is None
 
 
@@ -68,11 +77,18 @@ def test_a_thread_that_appears_counts_from_zero_and_one_that_ends_is_ignored() -
     assert verdict(before, after_alone, 0.25) is None
 
 
+def test_a_bot_busy_half_the_time_ends_the_sharing() -> None:
+    # A bot that thinks hard, or a helper that never rests: the match is more than messages.
+    before = {"a": tasks((0, 0, 0), (0, 0, 0)), "b": tasks((0, 0, 0))}
+    after = {"a": tasks((5 * MS, 0, 40), (150 * MS, 0, 40)), "b": tasks((5 * MS, 0, 5))}
+    assert verdict(before, after, 0.25) == "a computed for 60% of 0.25 s"
+
+
 def test_long_waits_for_the_cpu_end_the_sharing() -> None:
-    # Two bots each busy on one thread (one thinks out of turn): each waits a slice of
-    # the other's, milliseconds at a time.
-    before = {"a": tasks((0, 0, 0)), "b": tasks((0, 0, 0))}
-    after = {"a": tasks((125 * MS, 120 * MS, 40)), "b": tasks((125 * MS, 120 * MS, 40))}
+    # Three bots each busy on one thread (thinking out of turn): each waits for the others'
+    # slices, milliseconds at a time.
+    before = {name: tasks((0, 0, 0)) for name in "abc"}
+    after = {name: tasks((80 * MS, 120 * MS, 40)) for name in "abc"}
     reason = verdict(before, after, 0.25)
     assert reason == "the match's processes waited 3.0 ms on average for the CPU"
 
@@ -83,7 +99,7 @@ def test_waits_must_be_long_on_average_and_large_in_all() -> None:
     # Long waits, but few: 2 ms in all over a quarter of a second.
     assert verdict(before, {"a": tasks((10 * MS, 2 * mean, 2))}, 0.25) is None
     # Much waiting, in short waits (turn-taking next to a busy loop: about 50 µs each).
-    assert verdict(before, {"a": tasks((150 * MS, 180 * MS, 3600))}, 0.25) is None
+    assert verdict(before, {"a": tasks((100 * MS, 180 * MS, 3600))}, 0.25) is None
     # Both: crowded.
     assert verdict(before, {"a": tasks((100 * MS, 30 * mean, 25))}, 0.25) is not None
 
@@ -104,6 +120,9 @@ def _sharing_problem() -> str | None:
 needs_cpus = pytest.mark.skipif(_sharing_problem() is not None, reason=str(_sharing_problem()))
 
 BUSY = "while :; do :; done"
+#: How a release that blames no bot begins: the CPU was crowded.
+OTHERS = "the match's processes waited "
+GIVEN_BACK = "every CPU given back to the runner and the bots: "
 
 
 def family(pid: int) -> list[int]:
@@ -164,8 +183,8 @@ def test_sharing_places_the_runner_and_every_bot_process_and_end_gives_back(
             f"the runner and the bots share CPU {share.cpu} while they take turns (a message "
             "is then quicker to deliver); [runner] share_cpu = false turns this off"
         ]
-        time.sleep(4 * 0.25)  # sleeping bots: nothing to give back
-        assert share.reason is None
+        time.sleep(4 * 0.25)  # sleeping bots are never blamed
+        assert share.reason is None or share.reason.startswith(OTHERS), share.reason
     finally:
         share.end()
     assert os.sched_getaffinity(0) == before
@@ -202,19 +221,19 @@ def test_a_bot_with_two_busy_processes_gets_every_cpu_back(
 
 @pytest.mark.slow
 @needs_cpus
-def test_two_bots_busy_at_once_crowd_the_cpu_and_get_it_back(
+def test_three_bots_busy_at_once_crowd_the_cpu_and_get_it_back(
     spawn: list[subprocess.Popen[bytes]],
 ) -> None:
-    one = start(spawn, f"exec sh -c '{BUSY}'")
-    two = start(spawn, f"exec sh -c '{BUSY}'")
-    bots = [BotTasks("one", lambda: family(one)), BotTasks("two", lambda: family(two))]
+    # Each busy a third of the time (none half of it), all waiting for each other.
+    pids = {name: start(spawn, f"exec sh -c '{BUSY}'") for name in ("one", "two", "three")}
+    bots = [BotTasks(name, lambda pid=pid: family(pid)) for name, pid in pids.items()]
     share = CpuShare.begin(bots, lambda text: None)
     assert share is not None
     try:
         assert wait_for(lambda: share.reason is not None)
         assert share.reason is not None
-        assert share.reason.startswith("the match's processes waited ")
-        assert os.sched_getaffinity(one) == os.sched_getaffinity(0)
+        assert share.reason.startswith(OTHERS), share.reason
+        assert os.sched_getaffinity(pids["one"]) == os.sched_getaffinity(0)
     finally:
         share.end()
 
@@ -263,7 +282,10 @@ def test_a_match_shares_a_cpu_and_its_bots_logs_say_so(make_bot: MakeBot, tmp_pa
     for name in ("first", "second"):
         log = (out / f"{name}.log").read_text()
         assert "the runner and the bots share CPU " in log
-        assert "every CPU given back" not in log
+        # Two bots that take turns are never blamed (other programs, such as the tests
+        # running beside this one, may crowd the CPU on a busy machine).
+        released = [line for line in log.splitlines() if "every CPU given back" in line]
+        assert len(released) <= 1 and all(GIVEN_BACK + OTHERS in line for line in released)
     assert os.sched_getaffinity(0) == before  # the runner's thread has its CPUs again
 
 
@@ -282,10 +304,13 @@ def test_a_bot_that_thinks_in_parallel_plays_on_every_cpu(
     for name in ("busy", "calm"):
         log = (out / f"{name}.log").read_text()
         assert "the runner and the bots share CPU " in log
-        assert (
-            "every CPU given back to the runner and the bots: busy ran 2 threads or "
-            "processes at once" in log
-        )
+        # Its helper computes all the time, beside a bot that thinks a little: which rule
+        # sees it first depends on how the CPU was divided in the first interval ("busy ran
+        # 2 threads or processes at once", "busy computed for N% of 0.25 s", or the others'
+        # waits behind it).
+        assert GIVEN_BACK in log
+        reason = log.split(GIVEN_BACK)[1].splitlines()[0]
+        assert reason.startswith(("busy ran 2 ", "busy computed for ", OTHERS)), reason
 
 
 @pytest.mark.slow
