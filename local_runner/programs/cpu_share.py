@@ -156,6 +156,16 @@ def _place(pid: int, cpus: set[int]) -> None:
             os.sched_setaffinity(int(tid), cpus)
 
 
+def _give_back(thread: int, cpus: set[int]) -> None:
+    """Let the runner's ``thread`` run on ``cpus`` again; where the system refuses (a CPU
+    taken away meanwhile), on the CPUs it still allows."""
+    try:
+        os.sched_setaffinity(thread, cpus)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(thread, set(range(os.cpu_count() or 1)))
+
+
 class CpuShare:
     """One match's sharing of a CPU: started by :meth:`begin`, watched from a thread of its
     own, ended by :meth:`end` (which must be called: it gives the runner's thread back every
@@ -191,7 +201,10 @@ class CpuShare:
         if len(allowed) < 2 or cpu not in allowed or not readable:
             return None
         share = cls(cpu, allowed, bots, note)
-        os.sched_setaffinity(0, {cpu})
+        try:
+            os.sched_setaffinity(0, {cpu})
+        except OSError:  # a CPU set changed under us (a container's): leave everything be
+            return None
         for bot in bots:
             for pid in bot.pids():
                 _place(pid, {cpu})
@@ -229,7 +242,7 @@ class CpuShare:
             if self._done.is_set():
                 return  # the match ended meanwhile: end() gives the CPUs back
             self._done.set()
-            os.sched_setaffinity(self._runner_thread, self.allowed)
+            _give_back(self._runner_thread, self.allowed)
             for bot in self.bots:
                 for pid in bot.pids():
                     _place(pid, self.allowed)
@@ -242,6 +255,6 @@ class CpuShare:
         with self._lock:
             if not self._done.is_set():
                 self._done.set()
-                os.sched_setaffinity(self._runner_thread, self.allowed)
+                _give_back(self._runner_thread, self.allowed)
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join()
