@@ -10,7 +10,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import psutil
@@ -153,10 +153,10 @@ def start(started: list[subprocess.Popen[bytes]], script: str) -> int:
     return process.pid
 
 
-def wait_for(condition: object, seconds: float = 5.0) -> bool:
+def wait_for(condition: Callable[[], bool], seconds: float = 5.0) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if condition():  # type: ignore[operator]
+        if condition():
             return True
         time.sleep(0.05)
     return False
