@@ -153,6 +153,15 @@ def start(started: list[subprocess.Popen[bytes]], script: str) -> int:
     return process.pid
 
 
+def share_among(bots: dict[str, int], notes: list[str]) -> CpuShare:
+    """A sharing begun by this test's thread for ``bots`` (name: main pid) and each one's
+    descendants, its notes going into ``notes``."""
+    tasks = [BotTasks(name, lambda pid=pid: family(pid)) for name, pid in bots.items()]
+    share = CpuShare.begin(tasks, notes.append)
+    assert share is not None
+    return share
+
+
 def wait_for(condition: Callable[[], bool], seconds: float = 5.0) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -171,9 +180,7 @@ def test_sharing_places_the_runner_and_every_bot_process_and_end_gives_back(
     first = start(spawn, "sleep 30 & sleep 30; wait")
     second = start(spawn, "sleep 30")
     notes: list[str] = []
-    bots = [BotTasks("first", lambda: family(first)), BotTasks("second", lambda: family(second))]
-    share = CpuShare.begin(bots, notes.append)
-    assert share is not None
+    share = share_among({"first": first, "second": second}, notes)
     try:
         assert os.sched_getaffinity(0) == {share.cpu}
         assert len(family(first)) == 3  # the shell and both sleeps
@@ -201,9 +208,7 @@ def test_a_bot_with_two_busy_processes_gets_every_cpu_back(
     busy = start(spawn, f"({BUSY}) & {BUSY}")
     calm = start(spawn, "sleep 30")
     notes: list[str] = []
-    bots = [BotTasks("busy", lambda: family(busy)), BotTasks("calm", lambda: family(calm))]
-    share = CpuShare.begin(bots, notes.append)
-    assert share is not None
+    share = share_among({"busy": busy, "calm": calm}, notes)
     try:
         assert wait_for(lambda: share.reason is not None)
         assert share.reason == "busy ran 2 threads or processes at once"
@@ -226,9 +231,7 @@ def test_three_bots_busy_at_once_crowd_the_cpu_and_get_it_back(
 ) -> None:
     # Each busy a third of the time (none half of it), all waiting for each other.
     pids = {name: start(spawn, f"exec sh -c '{BUSY}'") for name in ("one", "two", "three")}
-    bots = [BotTasks(name, lambda pid=pid: family(pid)) for name, pid in pids.items()]
-    share = CpuShare.begin(bots, lambda text: None)
-    assert share is not None
+    share = share_among(pids, [])
     try:
         assert wait_for(lambda: share.reason is not None)
         assert share.reason is not None
