@@ -59,6 +59,7 @@ __all__ = [
     "encode_line",
     "first_to_act",
     "format_log_state",
+    "log_state_line",
     "format_match_state",
     "format_reply",
     "format_score",
@@ -827,8 +828,11 @@ def _parse_values(text: str, what: str) -> tuple[Decimal, ...]:
     return tuple(values)
 
 
-def _format_value(value: Decimal) -> str:
-    """Six decimals, trailing zeros and dot removed: the dealer's ``%.6f`` with its trimming."""
+def _format_value(value: Decimal | int) -> str:
+    """Six decimals, trailing zeros and dot removed: the dealer's ``%.6f`` with its trimming
+    (a whole number of chips is just its digits)."""
+    if type(value) is int:
+        return str(value)
     text = f"{value:.6f}".rstrip("0")
     return text[:-1] if text.endswith(".") else text
 
@@ -858,12 +862,32 @@ def parse_log_state(line: str, game: GameDef | None = None) -> LogState:
 
 def format_log_state(state: LogState) -> str:
     """The ``STATE`` log line of a finished hand, as the dealer writes it."""
+    return log_state_line(
+        state.hand_number, state.betting, state.holes, state.board, state.values, state.names
+    )
+
+
+def log_state_line(
+    hand_number: int,
+    betting: tuple[tuple[AcpcAction, ...], ...],
+    holes: tuple[Cards, ...],
+    board: tuple[Cards, ...],
+    values: tuple[Decimal | int, ...],
+    names: tuple[str, ...],
+) -> str:
+    """The ``STATE`` line of a finished hand from its parts, which are not checked: for a
+    writer whose parts are the engine's own record of the hand, written once a hand (a
+    :class:`LogState` checks parts that come from elsewhere).  Values are in position order,
+    exact decimals or whole chips.
+
+    >>> log_state_line(0, ((CALL, CALL),), (("Ah", "Kd"), ("2c", "2d")), ((),), (0, 0), ("a", "b"))
+    'STATE:0:cc:AhKd|2c2d:0|0:a|b'
+    """
     return (
-        f"STATE:{state.hand_number}:{_format_betting(state.betting)}:"
-        f"{_format_cards(state.holes, state.board)}:"
-        + "|".join(_format_value(value) for value in state.values)
+        f"STATE:{hand_number}:{_format_betting(betting)}:{_format_cards(holes, board)}:"
+        + "|".join(_format_value(value) for value in values)
         + ":"
-        + "|".join(state.names)
+        + "|".join(names)
     )
 
 

@@ -20,12 +20,11 @@ from typing import TextIO
 
 from sdk.acpc import (
     AcpcAction,
-    LogState,
     Score,
     action_to_wire,
     board_rounds,
-    format_log_state,
     format_score,
+    log_state_line,
     seat_of_position,
 )
 from sdk.actions import FoldAction
@@ -76,15 +75,17 @@ class DealerLogWriter:
         values = _values(record)
         seats = self._positions
         names = tuple(self._log_names[record.players[s]] for s in seats)
-        state = LogState(
+        # The engine's record is trusted: the line is made from it without the checks a
+        # LogState makes of a line read from elsewhere.
+        line = log_state_line(
             record.number - 1,  # the dealer counts hands from 0
             _betting(record),
             tuple(tuple(record.final_hands[s]) for s in seats),
             board_rounds(record.board),
-            tuple(as_decimal(values[s]) for s in seats),
+            tuple(_exact(values[s]) for s in seats),
             names,
         )
-        self._file.write(format_log_state(state) + "\n")
+        self._file.write(line + "\n")
         for name, value in zip(names, (values[s] for s in seats), strict=True):
             self._totals[name] += value
 
@@ -141,6 +142,12 @@ def _values(record: HandRecord) -> tuple[int | Fraction, ...]:
     after = last.state.proceed(last.action)
     before = after.previous_state if isinstance(after, TerminalState) else after
     return exact_pot_deltas(before.contributions, before.folded, ranks)
+
+
+def _exact(value: int | Fraction) -> int | Decimal:
+    """A result for :func:`~sdk.acpc.log_state_line`: whole chips as they are (most hands),
+    a fraction as an exact decimal."""
+    return value if isinstance(value, int) else as_decimal(value)
 
 
 def as_decimal(value: int | Fraction) -> Decimal:
