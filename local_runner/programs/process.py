@@ -39,6 +39,7 @@ import ctypes
 import os
 import resource
 import secrets
+import select
 import shlex
 import signal
 import subprocess
@@ -515,8 +516,7 @@ def _stop_together(bots: list[BotProcess], grace: float) -> None:
     deadline = now + grace
     for bot in bots:  # they were all asked to end: waiting in turn waits for the slowest
         assert bot._popen is not None
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            bot._popen.wait(timeout=max(deadline - time.monotonic(), 0.0))
+        wait_for_exit(bot._popen, max(deadline - time.monotonic(), 0.0))
     snapshot = scan_processes(refresh=_own_pids(bots))
     live = {bot: _tracker(bot).live(snapshot) for bot in bots}
     while any(live.values()) and time.monotonic() < deadline:
@@ -568,6 +568,31 @@ def _stop_together(bots: list[BotProcess], grace: float) -> None:
             len(signalled - {popen.pid}),
             lingering[bot],
         )
+
+
+def wait_for_exit(popen: subprocess.Popen[bytes], timeout: float) -> None:
+    """Wait until ``popen`` has exited (and reap it), or ``timeout`` seconds have passed.
+
+    Where Linux gives a process a file descriptor (``pidfd_open``), the wait ends the moment
+    the process does.  ``Popen.wait`` with a timeout polls instead, sleeping twice as long
+    each time (up to 50 ms): a Python bot that took 10-15 ms to exit was seen gone up to
+    20 ms later, at the end of every match.
+    """
+    if popen.poll() is not None:
+        return
+    try:
+        descriptor = os.pidfd_open(popen.pid)
+    except (AttributeError, OSError):  # not Linux, or a kernel before 5.3
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            popen.wait(timeout=timeout)
+        return
+    try:
+        waiter = select.poll()
+        waiter.register(descriptor, select.POLLIN)
+        waiter.poll(timeout * 1000)  # readable once the process has exited
+    finally:
+        os.close(descriptor)
+    popen.poll()
 
 
 def _own_pids(bots: Iterable[BotProcess]) -> list[int]:

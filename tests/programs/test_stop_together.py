@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import time
 from collections.abc import Collection
@@ -91,3 +92,25 @@ def test_one_stubborn_bot_does_not_hold_up_the_other(tmp_path: Path) -> None:
     assert reports[0].killed and reports[0].exit_code == -9
     assert reports[1].exit_code == 0 and not reports[1].killed
     assert all(not report.survivors for report in reports)
+
+
+@pytest.mark.parametrize("pidfd", [True, False], ids=["pidfd", "polling"])
+def test_waiting_for_an_exit_reaps_it_or_gives_up_at_the_timeout(
+    pidfd: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not pidfd:  # as on macOS, or a Linux before 5.3
+        monkeypatch.delattr(process_module.os, "pidfd_open", raising=False)
+    elif not hasattr(process_module.os, "pidfd_open"):
+        pytest.skip("this system has no pidfd_open (not Linux)")
+    quick = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.1)"])
+    process_module.wait_for_exit(quick, 30.0)
+    assert quick.returncode == 0  # seen gone and reaped, long before the timeout
+    slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        process_module.wait_for_exit(slow, 0.2)
+        assert slow.returncode is None  # still running: given up at the timeout
+    finally:
+        slow.kill()
+        slow.wait()
+    process_module.wait_for_exit(slow, 1.0)  # an exit already reaped returns at once
+    assert slow.returncode == -9
