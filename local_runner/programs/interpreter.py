@@ -32,6 +32,8 @@ from pathlib import Path
 
 from sdk.errors import KitError
 
+from .waiting import wait_for_exit
+
 __all__ = ["AUTO", "KIT", "PATH", "BotPython", "InterpreterError", "choose_python", "start_probe"]
 
 AUTO, PATH, KIT = "auto", "path", "kit"
@@ -190,9 +192,9 @@ def _imports_eval7(executable: str) -> bool:
         probe = _started.pop(executable, None) or _spawn_probe(executable)
     except OSError:
         return False
-    try:
-        return probe.wait(timeout=_PROBE_TIMEOUT) == 0
-    except subprocess.TimeoutExpired:
+    wait_for_exit(probe, _PROBE_TIMEOUT)
+    if probe.returncode is None:  # too slow to be of use
         probe.kill()
         probe.wait()
         return False
+    return probe.returncode == 0

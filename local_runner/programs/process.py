@@ -39,7 +39,6 @@ import ctypes
 import os
 import resource
 import secrets
-import select
 import shlex
 import signal
 import subprocess
@@ -67,6 +66,7 @@ from .proc_tracker import (
     resident_bytes,
     scan_processes,
 )
+from .waiting import wait_for_exit
 
 if TYPE_CHECKING:
     from .sandbox import Sandbox
@@ -354,9 +354,8 @@ class BotProcess:
         tracker = ProcessTracker(self._token, popen.pid)
         code: int | None = None
         try:
-            code = popen.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            pass
+            wait_for_exit(popen, timeout)
+            code = popen.returncode
         finally:
             # A build must not leave processes behind: they could hold the output pipe open or
             # disturb the match.  So whatever is left (everything, on timeout or Ctrl-C) is
@@ -568,31 +567,6 @@ def _stop_together(bots: list[BotProcess], grace: float) -> None:
             len(signalled - {popen.pid}),
             lingering[bot],
         )
-
-
-def wait_for_exit(popen: subprocess.Popen[bytes], timeout: float) -> None:
-    """Wait until ``popen`` has exited (and reap it), or ``timeout`` seconds have passed.
-
-    Where Linux gives a process a file descriptor (``pidfd_open``), the wait ends the moment
-    the process does.  ``Popen.wait`` with a timeout polls instead, sleeping twice as long
-    each time (up to 50 ms): a Python bot that took 10-15 ms to exit was seen gone up to
-    20 ms later, at the end of every match.
-    """
-    if popen.poll() is not None:
-        return
-    try:
-        descriptor = os.pidfd_open(popen.pid)
-    except (AttributeError, OSError):  # not Linux, or a kernel before 5.3
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            popen.wait(timeout=timeout)
-        return
-    try:
-        waiter = select.poll()
-        waiter.register(descriptor, select.POLLIN)
-        waiter.poll(timeout * 1000)  # readable once the process has exited
-    finally:
-        os.close(descriptor)
-    popen.poll()
 
 
 def _own_pids(bots: Iterable[BotProcess]) -> list[int]:

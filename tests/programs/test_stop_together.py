@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import local_runner.programs.process as process_module
+from local_runner.programs import waiting
 from local_runner.programs.bot_program import BotProgram
 from local_runner.programs.proc_tracker import Snapshot
 from local_runner.programs.process import BotProcess, remember_processes, stop_bots
@@ -99,18 +100,18 @@ def test_waiting_for_an_exit_reaps_it_or_gives_up_at_the_timeout(
     pidfd: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if not pidfd:  # as on macOS, or a Linux before 5.3
-        monkeypatch.delattr(process_module.os, "pidfd_open", raising=False)
-    elif not hasattr(process_module.os, "pidfd_open"):
+        monkeypatch.delattr(waiting.os, "pidfd_open", raising=False)
+    elif not hasattr(waiting.os, "pidfd_open"):
         pytest.skip("this system has no pidfd_open (not Linux)")
     quick = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.1)"])
-    process_module.wait_for_exit(quick, 30.0)
+    waiting.wait_for_exit(quick, 30.0)
     assert quick.returncode == 0  # seen gone and reaped, long before the timeout
     slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
-        process_module.wait_for_exit(slow, 0.2)
+        waiting.wait_for_exit(slow, 0.2)
         assert slow.returncode is None  # still running: given up at the timeout
     finally:
         slow.kill()
         slow.wait()
-    process_module.wait_for_exit(slow, 1.0)  # an exit already reaped returns at once
+    waiting.wait_for_exit(slow, 1.0)  # an exit already reaped returns at once
     assert slow.returncode == -9
