@@ -228,6 +228,10 @@ class CpuShare:
         return groups
 
     def _watch(self) -> None:
+        # This thread was born on the shared CPU (a new thread takes its creator's CPUs); its
+        # looks at the match belong anywhere else.
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, self.allowed)
         before, then = self._sample(), time.monotonic()
         while not self._done.wait(INTERVAL):
             after, now = self._sample(), time.monotonic()

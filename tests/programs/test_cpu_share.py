@@ -183,6 +183,8 @@ def test_sharing_places_the_runner_and_every_bot_process_and_end_gives_back(
     share = share_among({"first": first, "second": second}, notes)
     try:
         assert os.sched_getaffinity(0) == {share.cpu}
+        watcher = next(t for t in threading.enumerate() if t.name == "cpu-share")
+        assert wait_for(lambda: os.sched_getaffinity(watcher.native_id or 0) == before)
         assert len(family(first)) == 3  # the shell and both sleeps
         for pid in family(first) + family(second):
             assert os.sched_getaffinity(pid) == {share.cpu}, pid
