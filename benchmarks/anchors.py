@@ -214,9 +214,17 @@ def _copy_bot(source: Path, destination: Path) -> Path:
 
 
 def mit_case(
-    name: str, year: str, engine: Path, bot: Path, hands: int, work: Path, env: dict[str, str]
+    name: str,
+    year: str,
+    engine: Path,
+    bot: Path,
+    hands: int,
+    work: Path,
+    env: dict[str, str],
+    spread: bool = False,
 ) -> Case:
-    """A case: two copies of ``bot`` on the year's engine, and in the kit's scrimmage."""
+    """A case: two copies of ``bot`` on the year's engine, and in the kit's scrimmage (and,
+    with ``spread``, in the kit's scrimmage with every CPU free)."""
     _copy_bot(bot, engine / "bot_a")
     _copy_bot(bot, engine / "bot_b")
     with (engine / "config.py").open("a", encoding="utf-8") as config:
@@ -251,7 +259,9 @@ def mit_case(
         bots = [engine / "bot_a", engine / "bot_b"]
         return _kit_scrimmage(bots, YEARS[year], hands, seed, out, env, log, name, extra)
 
-    return Case(name, hands, f"MIT {year} engine", anchor, kit, _spread(kit, work))
+    return Case(
+        name, hands, f"MIT {year} engine", anchor, kit, _spread(kit, work) if spread else None
+    )
 
 
 def _slug(name: str) -> str:
@@ -286,15 +296,9 @@ def _kit_scrimmage(
     return run
 
 
-#: Set by ``--spread``: cases get a third side, the kit with every CPU free.
-SPREAD = {"on": False}
-
-
-def _spread(kit: Callable[[int, Sequence[str]], Run], work: Path) -> Callable[[int], Run] | None:
-    """The kit's command with ``share_cpu = false`` (a config file in ``work``), when
-    ``--spread`` asked for it."""
-    if not SPREAD["on"]:
-        return None
+def _spread(kit: Callable[[int, Sequence[str]], Run], work: Path) -> Callable[[int], Run]:
+    """The kit's command with ``share_cpu = false`` (a config file in ``work``): the third
+    side ``--spread`` adds to a case."""
     config = work / "spread.toml"
     config.write_text("[runner]\nshare_cpu = false\n", encoding="utf-8")
     return lambda seed: kit(seed, ["--config", str(config)])
@@ -315,8 +319,11 @@ def _check_kit(out: Path, hands: int, name: str) -> None:
 # --- the ACPC dealer -----------------------------------------------------------------------
 
 
-def acpc_case(variant: str, build: Path, hands: int, work: Path, env: dict[str, str]) -> Case:
-    """A case: the ACPC example_player in every seat, under the real dealer and the kit."""
+def acpc_case(
+    variant: str, build: Path, hands: int, work: Path, env: dict[str, str], spread: bool = False
+) -> Case:
+    """A case: the ACPC example_player in every seat, under the real dealer and the kit (and,
+    with ``spread``, the kit with every CPU free)."""
     folder = work / variant
     folder.mkdir()
     game = ACPC_GAMES[variant]
@@ -343,7 +350,9 @@ def acpc_case(variant: str, build: Path, hands: int, work: Path, env: dict[str, 
         out, log = folder / f"{tag}-{seed}", folder / f"{tag}-{seed}.log"
         return _kit_scrimmage(players, variant, hands, seed, out, env, log, variant, extra)
 
-    return Case(variant, hands, "ACPC dealer", anchor, kit, _spread(kit, folder))
+    return Case(
+        variant, hands, "ACPC dealer", anchor, kit, _spread(kit, folder) if spread else None
+    )
 
 
 def dealer_match(build: Path, gamefile: Path, seats: int, hands: int, seed: int, cwd: Path) -> Run:
@@ -490,7 +499,6 @@ def main(argv: list[str] | None = None) -> int:
         help="for CI: one round, 300 MIT and 1000 ACPC hands, the base engine only",
     )
     args = parser.parse_args(argv)
-    SPREAD["on"] = args.spread
     if args.quick:
         args.rounds, args.hands, args.acpc_hands = 1, 300, 1000
     env = _env(args.cold)
@@ -549,13 +557,23 @@ def build_cases(args: argparse.Namespace, work: Path, env: dict[str, str]) -> li
                 args.hands,
                 copies,
                 env,
+                args.spread,
             )
         )
         if year == "base":
             engine = extract(engines[year], copies / "kit")
             cases.insert(
                 0,
-                mit_case("kit skeleton", year, engine, ROOT / "skeleton", args.hands, copies, env),
+                mit_case(
+                    "kit skeleton",
+                    year,
+                    engine,
+                    ROOT / "skeleton",
+                    args.hands,
+                    copies,
+                    env,
+                    args.spread,
+                ),
             )
     dealer = args.dealer or os.environ.get("POKERBOTS_ACPC_DEALER") or ROOT.parent / "acpc"
     build = Path(dealer).resolve()
@@ -567,7 +585,7 @@ def build_cases(args: argparse.Namespace, work: Path, env: dict[str, str]) -> li
         )
     else:
         for variant in ACPC_VARIANTS:
-            cases.append(acpc_case(variant, build, args.acpc_hands, work, env))
+            cases.append(acpc_case(variant, build, args.acpc_hands, work, env, args.spread))
     return cases
 
 

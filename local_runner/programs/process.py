@@ -408,10 +408,6 @@ class BotProcess:
     def process_ids(self) -> list[int]:
         """The ids of the bot's processes at the watcher's last scan (its main process at
         least, once started; new processes are seen within a watcher interval)."""
-        return self._last_pids()
-
-    def _last_pids(self) -> list[int]:
-        """The pids the bot had at the last scan (its main process at least)."""
         tracker = self._tracker
         if tracker is None:
             return []
@@ -572,7 +568,7 @@ def _stop_together(bots: list[BotProcess], grace: float) -> None:
 def _own_pids(bots: Iterable[BotProcess]) -> list[int]:
     """The pids whose state a scan must read afresh: every process the bots had at the last
     scan (the rest of the system is taken from it, and new processes are always read)."""
-    return [pid for bot in bots for pid in bot._last_pids()]
+    return [pid for bot in bots for pid in bot.process_ids()]
 
 
 def _tracker(bot: BotProcess) -> ProcessTracker:

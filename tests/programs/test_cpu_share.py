@@ -117,7 +117,8 @@ def _sharing_problem() -> str | None:
     return None
 
 
-needs_cpus = pytest.mark.skipif(_sharing_problem() is not None, reason=str(_sharing_problem()))
+_PROBLEM = _sharing_problem()
+needs_cpus = pytest.mark.skipif(_PROBLEM is not None, reason=str(_PROBLEM))
 
 BUSY = "while :; do :; done"
 #: How a release that blames no bot begins: the CPU was crowded.
