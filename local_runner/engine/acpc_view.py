@@ -2,11 +2,14 @@
 
 The ACPC dealer (protocol 2.0.0) sends every seat a ``MATCHSTATE`` line at the start of a
 hand and after every action, whoever acted, folded seats included; only the seat to act
-answers, echoing its line.  The last line of a hand is its final state, which asks for
-nothing: at a showdown it shows the hole cards of every seat that did not fold (a seat's own
-cards are always shown); when the board runs out to a showdown, the final line has an empty
-betting part for each round dealt after the last action.  The recorded real-dealer matches
-under ``tests/acpc/`` are the oracle of these lines (``tests/test_acpc_view.py``).
+answers, echoing its line.  The view makes the same lines; they reach a seat with its next
+question (the socket seat writes a hand's final lines with it too, :meth:`SocketSeat.tell
+<local_runner.engine.socket_seat.SocketSeat.tell>`).  The last line of a hand is its final
+state, which asks for nothing: at a showdown it shows the hole cards of every seat that did
+not fold (a seat's own cards are always shown); when the board runs out to a showdown, the
+final line has an empty betting part for each round dealt after the last action.  The
+recorded real-dealer matches under ``tests/acpc/`` are the oracle of these lines
+(``tests/engine/test_acpc_view.py``).
 
 Lines are written with the one ACPC codec (:mod:`sdk.acpc`): positions from seats, no-limit
 raises as the raiser's total for the hand (:func:`~sdk.acpc.action_to_wire`, given the

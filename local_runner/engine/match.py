@@ -19,7 +19,8 @@ end-of-hand acknowledgement of a seat is collected only when that seat is next
 asked something, so the seats' acknowledgements travel at the same time and
 the others may act meanwhile (each reply is still timed from when the bot
 could start on it).  A protocol whose hand end asks for no answer (ACPC) is
-told it without a reply being owed.
+told it without a reply being owed (a socket seat writes it with the seat's next
+message: :meth:`~local_runner.engine.socket_seat.SocketSeat.tell`).
 """
 
 from __future__ import annotations

@@ -47,6 +47,7 @@ __all__ = ["LineCodec", "MitCodec", "SocketSeat", "accept_bot"]
 
 _READ_CHUNK = 65536
 _SEND_TIMEOUT = 5.0
+_TOLD_BYTES = 16384  # told lines kept for the next message at most (then written at once)
 _EXIT_PATIENCE = 0.5  # how long a closed connection waits for the process's exit status
 _MAX_TEXT = 200  # characters of a bad reply kept for fault details and logs
 _QUICKACK: int = getattr(socket, "TCP_QUICKACK", 0)  # Linux only
@@ -152,6 +153,7 @@ class SocketSeat(Seat):
         is_tcp = sock.family in (socket.AF_INET, socket.AF_INET6)
         self._quickack = is_tcp and _QUICKACK
         self._fd = sock.fileno()
+        self._told = b""  # messages that ask for no reply, not written yet (see tell)
         if is_tcp:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # once, for the match
             if self._quickack:
@@ -206,6 +208,8 @@ class SocketSeat(Seat):
         self._requests.append(_Request(hand, ack, time.perf_counter()))
         if not self._broken:
             data = self.codec.encode(message)
+            if self._told:
+                data, self._told = self._told + data, b""
             try:
                 sent = self.sock.send(data, _DONTWAIT)  # the usual case: one call takes it all
             except BlockingIOError:
@@ -217,9 +221,18 @@ class SocketSeat(Seat):
                 self._write(data[sent:])
 
     def tell(self, message: Message, hand: int) -> None:
-        """Write a message that asks for no reply (a reply to it would be unrequested)."""
+        """Write a message that asks for no reply (a reply to it would be unrequested).
+
+        It is written with the seat's next message, or before the end of the match
+        (:meth:`quit`), in its order: the bot has nothing to do with it before then, and
+        waking a bot for each such message (the ACPC final state of every hand) cost it
+        and the runner a switch of the CPU each.
+        """
         if not self._broken:
-            self._write(self.codec.encode(message))
+            self._told += self.codec.encode(message)
+            if len(self._told) > _TOLD_BYTES:  # a seat long without a question
+                self._write(self._told)
+                self._told = b""
 
     def receive(self, budget: float) -> Reply:
         """The reply to the oldest outstanding message, or a fault after ``budget`` seconds.
@@ -279,8 +292,9 @@ class SocketSeat(Seat):
         """Send ``Q`` (the codec's end of the match); the connection is closed by :meth:`close`."""
         if self.before_quit is not None:
             self.before_quit()
-        if not self._broken and self.codec.quit_line:
-            self._write(self.codec.quit_line)
+        if not self._broken and (self._told or self.codec.quit_line):
+            self._write(self._told + self.codec.quit_line)  # what it was told, then Q
+            self._told = b""
 
     def close(self) -> None:
         """Close the connection; shut down first, so the bot sees the end even if another
