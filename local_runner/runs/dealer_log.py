@@ -69,10 +69,33 @@ class DealerLogWriter:
             self._file.write("# names with ':', '|' or spaces are written with '_' instead\n")
 
     def on_hand(self, record: HandRecord) -> None:
-        """Append the hand's ``STATE`` line."""
-        if self._file is None:
-            return
-        values = _values(record)
+        """Append the hand's ``STATE`` line, and count its result for the ``SCORE`` line."""
+        if self._file is not None:
+            values = _values(record)
+            self._count(record, values)
+            self._write(record, values)
+
+    def tally(self, record: HandRecord) -> None:
+        """Count the hand's result for the ``SCORE`` line (half of :meth:`on_hand`, a
+        :class:`~.log_handoff.HandLog`)."""
+        if self._file is not None:
+            self._count(record, _values(record))
+
+    def write_hand(self, record: HandRecord) -> None:
+        """Append the hand's ``STATE`` line (the other half)."""
+        if self._file is not None:
+            self._write(record, _values(record))
+
+    def files(self) -> tuple[TextIO, ...]:
+        """The log, while it is open."""
+        return () if self._file is None else (self._file,)
+
+    def _count(self, record: HandRecord, values: tuple[int | Fraction, ...]) -> None:
+        for slot, name in enumerate(record.players):
+            self._totals[self._log_names[name]] += values[slot]
+
+    def _write(self, record: HandRecord, values: tuple[int | Fraction, ...]) -> None:
+        assert self._file is not None
         seats = self._positions
         names = tuple(self._log_names[record.players[s]] for s in seats)
         # The engine's record is trusted: the line is made from it without the checks a
@@ -86,8 +109,6 @@ class DealerLogWriter:
             names,
         )
         self._file.write(line + "\n")
-        for name, value in zip(names, (values[s] for s in seats), strict=True):
-            self._totals[name] += value
 
     def close(self) -> None:
         """Write the ``SCORE`` line (each player's total, in the match's order) and close."""

@@ -84,8 +84,20 @@ class MatchLogWriter:
 
     def on_hand(self, record: HandRecord) -> None:
         """Append the finished hand ``record`` to ``gamelog.txt`` and ``hands.jsonl``."""
+        self.write_hand(record)
+
+    def tally(self, record: HandRecord) -> None:
+        """Nothing: the two logs keep nothing from hand to hand (a
+        :class:`~.log_handoff.HandLog`)."""
+
+    def write_hand(self, record: HandRecord) -> None:
+        """Append the hand's lines to both logs (all of :meth:`on_hand`)."""
         self._gamelog.write("\n\n" + "\n".join(format_hand(record, self.rules)))
         self._hands.write(hand_line(record))
+
+    def files(self) -> tuple[TextIO, TextIO]:
+        """``gamelog.txt`` and ``hands.jsonl``, open."""
+        return self._gamelog, self._hands
 
     def close(self, result: FinishedMatch, summary_extra: dict[str, Any] | None = None) -> None:
         """Write the ``Final`` line, close the logs and write ``summary.json``.

@@ -50,6 +50,7 @@ from ..programs.sandbox import Sandbox, sandbox_problem
 from ..results.match_stats import MatchStats
 from ..results.stats import statistics_dict
 from ..runs.layout import bot_log_name, keeps_dealer_log
+from ..runs.log_handoff import HandLog, LogHandoff
 from ..runs.writer import MatchLogWriter
 from .config import ScrimmageConfig
 from .spec import BotSpec, UsageError, unique_names
@@ -173,8 +174,16 @@ def run_scrimmage(
             except KeyboardInterrupt:
                 table.interrupted = True
             share = table.share_cpu()
+            handoff: LogHandoff | None = None
             if share is not None:
                 cleanup.callback(share.end)
+                free = share.allowed - {share.cpu}
+                if free and hasattr(os, "fork"):  # the hands' lines, written on a free CPU
+                    logs: list[HandLog] = [writer]
+                    if dealer_log is not None:
+                        logs.append(dealer_log)
+                    handoff = LogHandoff(logs, free)
+                    cleanup.callback(handoff.finish)  # (before the logs close)
             settings = MatchSettings(
                 reply_timeout=config.runner.reply_limit(config.rules),
                 record_reply_times=record_reply_times,
@@ -183,9 +192,12 @@ def run_scrimmage(
             moments = stats if stats is not None else MatchStats(seats)  # flat in the hands
 
             def observe(record: HandRecord) -> None:
-                writer.on_hand(record)
-                if dealer_log is not None:
-                    dealer_log.on_hand(record)
+                if handoff is not None:
+                    handoff.on_hand(record)
+                else:
+                    writer.on_hand(record)
+                    if dealer_log is not None:
+                        dealer_log.on_hand(record)
                 moments(record)
                 if on_hand is not None:
                     on_hand(record)
@@ -200,9 +212,13 @@ def run_scrimmage(
             else:
                 result = _play(match, table.interrupted)
             interrupts.start()  # from here on Ctrl-C must not stop the cleanup half-way
+            if handoff is not None:
+                handoff.hand_off()  # the last hands' lines are written while the bots stop
             if share is not None:
                 share.end()
             table.stop_bots(match)
+            if handoff is not None:
+                handoff.finish()
             result = match.result(result.wall_seconds)
             summaries = moments.summaries(config.rules.big_blind)
             names = [player.name for player in result.players]
