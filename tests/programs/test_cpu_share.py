@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -24,6 +25,7 @@ from local_runner.programs.cpu_share import (
     TaskTimes,
     verdict,
 )
+from local_runner.tables import scrimmage
 from local_runner.tables.config import RunnerSettings, ScrimmageConfig
 from local_runner.tables.spec import BotSpec
 from local_runner.tables.table import play_table
@@ -265,13 +267,14 @@ run_bot(Player(), parse_args())
 """
 
 
-def _match(tmp_path: Path, bots: list[Path], **runner: bool) -> tuple[dict, Path]:
-    out = tmp_path / "out"
-    config = ScrimmageConfig(
-        rules=Rules().replace(num_rounds=600), seed=5, runner=RunnerSettings(**runner)
-    )
-    play_table([BotSpec.parse(str(bot)) for bot in bots], config, out)
-    return json.loads((out / "summary.json").read_text()), out
+def _match(
+    tmp_path: Path, bots: list[Path], variant: str = "nlhe", **runner: bool
+) -> tuple[dict, Path]:
+    out_dir = tmp_path / "out"
+    rules = Rules.for_variant(variant).replace(num_rounds=600)
+    config = ScrimmageConfig(rules=rules, seed=5, runner=RunnerSettings(**runner))
+    play_table([BotSpec.parse(str(bot)) for bot in bots], config, out_dir)
+    return json.loads((out_dir / "summary.json").read_text()), out_dir
 
 
 def _faults(summary: dict) -> list[dict[str, int]]:
@@ -317,6 +320,41 @@ def test_a_bot_that_thinks_in_parallel_plays_on_every_cpu(
         assert GIVEN_BACK in log
         reason = log.split(GIVEN_BACK)[1].splitlines()[0]
         assert reason.startswith(("busy ran 2 ", "busy computed for ", OTHERS)), reason
+
+
+def _without_times(hands_jsonl: str) -> list[dict]:
+    hands = [json.loads(line) for line in hands_jsonl.splitlines()]
+    for hand in hands:
+        for action in hand["actions"]:
+            action.pop("seconds", None)  # the bots' reply times: never the same twice
+    return hands
+
+
+@pytest.mark.slow
+@needs_cpus
+def test_a_shared_matchs_logs_are_written_on_a_free_cpu_and_read_the_same(
+    make_bot: MakeBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    handoffs: list[scrimmage.LogHandoff] = []
+
+    class Counted(scrimmage.LogHandoff):
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            handoffs.append(self)
+
+    monkeypatch.setattr(scrimmage, "LogHandoff", Counted)
+    first, second = make_bot("first", CALLER), make_bot("second", CALLER)
+    shared, shared_out = _match(tmp_path / "shared", [first, second], "acpc-2pn")
+    # Every CPU the runner may use but the one the match shared.
+    assert len(handoffs) == 1 and len(handoffs[0].cpus) == len(os.sched_getaffinity(0)) - 1
+    assert handoffs[0].children >= 1  # at least the last hands' child
+    alone, alone_out = _match(tmp_path / "alone", [first, second], "acpc-2pn", share_cpu=False)
+    assert len(handoffs) == 1  # none without sharing
+    assert _faults(shared) == _faults(alone) == [{}, {}]
+    for name in ("gamelog.txt", "dealer.log"):
+        assert (shared_out / name).read_bytes() == (alone_out / name).read_bytes(), name
+    read = [_without_times((out / "hands.jsonl").read_text()) for out in (shared_out, alone_out)]
+    assert read[0] == read[1] and len(read[0]) == 600
 
 
 @pytest.mark.slow
