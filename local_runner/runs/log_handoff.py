@@ -12,11 +12,13 @@ would cost more than the lines themselves).
 What the child may touch is small on purpose: the records, the writers' formatting and the
 log files, all the forking thread's own (the runner's other threads hold none of their
 locks).  It leaves without ``atexit`` handlers or flushing any other file of the runner's,
-and ignores Ctrl-C (the runner handles it).  Children run one at a time, so the lines stay in
-order; a batch is due only when the last child has finished, and hands gather meanwhile.
+and Ctrl-C and SIGTERM stay blocked in it (the runner handles them; the child ends by itself
+within moments, and one that has not after :data:`CHILD_PATIENCE` is killed).  Children run
+one at a time, so the lines stay in order; a batch is due only when the last child has
+finished, and hands gather meanwhile.
 
 A batch is written whole, or the runner writes it itself: before each child the runner
-notes the size of every log, and when a child fails (killed, or an error in its writing)
+notes the size of every log, and when a child fails (killed, hung, or an error in its writing)
 the logs are cut back to those sizes and the batch written here, so an error raises in the
 runner as it would have without a child.  What the runner keeps of each hand (the dealer
 log's running totals) is kept here, hand by hand (:meth:`HandLog.tally`).
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
 import time
 import warnings
@@ -39,6 +42,43 @@ __all__ = ["HandLog", "LogHandoff"]
 BATCH_SECONDS = 0.1
 """How often a child is started, at most (the longer, the less the forks cost the runner;
 the shorter, the less is left to write when the match ends)."""
+
+
+CHILD_PATIENCE = 30.0
+"""How long the runner waits for a child before it ends it and writes the batch itself (a
+batch takes a child milliseconds; this only bounds a child that could never finish)."""
+
+_DEFERRED = {signal.SIGINT, signal.SIGTERM}
+
+
+def _wait_child(pid: int, timeout: float) -> tuple[int, int]:
+    """``os.waitpid(pid, 0)``, but a child still running after ``timeout`` seconds is
+    killed first (its status is then the kill's).  Where Linux gives a process descriptor,
+    the exit is seen the moment it happens; elsewhere within a few milliseconds."""
+    deadline = time.monotonic() + timeout
+    try:
+        exits: int | None = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        exits = None
+    try:
+        pause = 0.0005
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return done, status
+            left = deadline - time.monotonic()
+            if left <= 0:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                return os.waitpid(pid, 0)
+            if exits is not None:
+                select.select([exits], [], [], left)  # readable when the child has exited
+            else:
+                time.sleep(min(pause, left))
+                pause = min(pause * 2, 0.005)
+    finally:
+        if exits is not None:
+            os.close(exits)
 
 
 class HandLog(Protocol):
@@ -113,19 +153,25 @@ class LogHandoff:
             file.flush()  # nothing of the runner's may sit in a buffer the child copies
         sizes = [os.fstat(file.fileno()).st_size for file in files]
         batch, self._batch = self._batch, []
+        # Ctrl-C or SIGTERM between the fork and the next line would leave a child nobody
+        # knows of, whose batch the runner would write again: they wait until it is known.
+        # (The child keeps them blocked: it ends by itself within moments.)
+        signal.pthread_sigmask(signal.SIG_BLOCK, _DEFERRED)
         try:
             with warnings.catch_warnings():
                 # Python 3.12+ warns that forking a process with threads may deadlock the
                 # child; this child touches no lock another thread could hold (see above).
                 warnings.simplefilter("ignore", DeprecationWarning)
                 pid = os.fork()
+            if pid == 0:
+                self._child_writes(batch, files)
+            self.children += 1
+            self._child = (pid, batch, sizes)
         except OSError:  # no memory or no process to spare: write here instead
             self._write_here(batch)
             return
-        if pid == 0:
-            self._child_writes(batch, files)
-        self.children += 1
-        self._child = (pid, batch, sizes)
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _DEFERRED)
         if self.cpus:
             # Off the runner's CPU before it runs (where that fails, the child is gone
             # already or the CPUs changed, and it writes where it is).
@@ -136,7 +182,6 @@ class LogHandoff:
         """The child's whole life: write the batch, flush, leave (never returns)."""
         status = 1
         try:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
             for record in batch:
                 for log in self.logs:
                     log.write_hand(record)
@@ -151,7 +196,9 @@ class LogHandoff:
         assert self._child is not None
         pid, batch, sizes = self._child
         try:
-            done, status = os.waitpid(pid, 0 if block else os.WNOHANG)
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done == 0 and block:
+                done, status = _wait_child(pid, CHILD_PATIENCE)
         except ChildProcessError:  # reaped elsewhere: its status is unknown
             done, status = pid, -1
         if done == 0:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -101,16 +102,23 @@ class _FailingInChild:
         if os.getpid() != self.parent and record.number % 50 == 0:
             if self.how == "killed":
                 os.kill(os.getpid(), signal.SIGKILL)
+            if self.how == "hangs":
+                time.sleep(60)
             raise OSError("the disk is full")
 
 
-@pytest.mark.parametrize("how", ["raises", "killed"])
+@pytest.mark.parametrize("pidfd", [True, False])
+@pytest.mark.parametrize("how", ["raises", "killed", "hangs"])
 def test_a_failed_childs_batch_is_cut_back_and_written_by_the_runner(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str, pidfd: bool
 ) -> None:
     rules, records = _records("acpc-2pn", 200)
     expected = _inline(tmp_path, rules, records)
     monkeypatch.setattr(log_handoff, "BATCH_SECONDS", 0.0)
+    monkeypatch.setattr(log_handoff, "CHILD_PATIENCE", 0.3)  # a hung child is ended then
+    if not pidfd:  # where there is no process descriptor: the wait polls
+        monkeypatch.delattr(log_handoff.os, "pidfd_open", raising=False)
+    start = time.monotonic()
     logs = _Logs(tmp_path / "handed", rules, records[0].players)
     failing = [_FailingInChild(log, how) for log in logs.logs]
     handoff = LogHandoff(failing, ())  # type: ignore[arg-type]
@@ -119,6 +127,7 @@ def test_a_failed_childs_batch_is_cut_back_and_written_by_the_runner(
     handoff.finish()
     assert handoff.children >= 1 and handoff.written_here > 0
     assert logs.close() == expected
+    assert time.monotonic() - start < 20  # a hung child was not waited for its minute
 
 
 def test_an_error_in_the_lines_still_raises_in_the_runner(
