@@ -212,10 +212,10 @@ def run_scrimmage(
             else:
                 result = _play(match, table.interrupted)
             interrupts.start()  # from here on Ctrl-C must not stop the cleanup half-way
+            if share is not None:
+                share.end()  # first: the bots, told the match is over, exit on every CPU
             if handoff is not None:
                 handoff.hand_off()  # the last hands' lines are written while the bots stop
-            if share is not None:
-                share.end()
             table.stop_bots(match)
             if handoff is not None:
                 handoff.finish()
