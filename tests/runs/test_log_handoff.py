@@ -6,7 +6,9 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import IO, Any
 
 import pytest
 
@@ -92,8 +94,8 @@ class _FailingInChild:
     def tally(self, record: HandRecord) -> None:
         self.log.tally(record)
 
-    def files(self) -> tuple[object, ...]:
-        return tuple(self.log.files())
+    def files(self) -> Sequence[IO[Any]]:
+        return self.log.files()
 
     def write_hand(self, record: HandRecord) -> None:
         self.log.write_hand(record)
@@ -117,11 +119,11 @@ def test_a_failed_childs_batch_is_cut_back_and_written_by_the_runner(
     monkeypatch.setattr(log_handoff, "BATCH_SECONDS", 0.0)
     monkeypatch.setattr(log_handoff, "CHILD_PATIENCE", 0.3)  # a hung child is ended then
     if not pidfd:  # where there is no process descriptor: the wait polls
-        monkeypatch.delattr(log_handoff.os, "pidfd_open", raising=False)
+        monkeypatch.delattr(os, "pidfd_open", raising=False)
     start = time.monotonic()
     logs = _Logs(tmp_path / "handed", rules, records[0].players)
     failing = [_FailingInChild(log, how) for log in logs.logs]
-    handoff = LogHandoff(failing, ())  # type: ignore[arg-type]
+    handoff = LogHandoff(failing, ())
     for record in records:
         handoff.on_hand(record)
     handoff.finish()
