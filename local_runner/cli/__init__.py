@@ -7,15 +7,16 @@ function; the work itself is done by typed library functions.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import signal
 import sys
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from sdk.errors import KitError
 
-__all__ = ["COMMANDS", "Command", "build_parser", "chosen_commands", "kit_version", "main"]
+__all__ = ["COMMANDS", "Command", "build_parser", "chosen_commands", "kit_version", "main", "run"]
 
 
 class Command(NamedTuple):
@@ -161,5 +162,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
+def run() -> NoReturn:
+    """The ``pokerbots`` command (and ``python -m local_runner.cli``): :func:`main`, then exit
+    with its status.
+
+    Before the interpreter exits, the objects left are frozen (``gc.freeze``), so that the
+    exit's own garbage collection skips the hundreds of thousands of objects the imports
+    made: it took about 15 ms of every command.  Nothing is lost by it: the kit closes and
+    flushes its files itself, and the objects are freed with the process.
+    """
+    status = main()
+    gc.freeze()
+    sys.exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -1,7 +1,5 @@
 """``python -m local_runner.cli``: the same as the ``pokerbots`` command."""
 
-import sys
+from . import run
 
-from . import main
-
-sys.exit(main())
+run()

@@ -7,12 +7,14 @@ the test process itself has long imported everything.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import subprocess
 import sys
 
 import pytest
 
+import local_runner.cli as cli
 from local_runner.cli import COMMANDS, build_parser, chosen_commands
 from tests.conftest import ROOT
 
@@ -107,3 +109,34 @@ def test_a_match_with_showdowns_never_imports_eval7_in_the_runner() -> None:
         "assert any(json.loads(hand)['showdown'] for hand in hands)\n"
     )
     assert not set(EVAL7) & modules_after(code)
+
+
+def test_the_command_exits_with_mains_status_its_output_written() -> None:
+    """``run`` (the ``pokerbots`` entry point) freezes what is left before the interpreter's
+    exit, which then skips collecting it: the status and the output are main's."""
+    for argv, status, stream, words in (
+        (["--version"], 0, "stdout", "pokerbots-kit "),
+        (["scrimmage", "builtin:random", "--variant", "no-such-game"], 2, "stderr", "no-such"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "local_runner.cli", *argv],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == status, done.stderr
+        assert words in getattr(done, stream), (argv, done.stdout, done.stderr)
+
+
+def test_run_freezes_what_is_left_and_exits_with_mains_status(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(cli, "main", lambda: 3)
+    try:
+        with pytest.raises(SystemExit) as exited:
+            cli.run()
+        assert exited.value.code == 3
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()  # this test process goes on
