@@ -2,8 +2,9 @@
 
 ``Popen.wait`` with a timeout polls, sleeping twice as long each time (up to 50 ms), so an
 exit is seen up to that much late: at the end of every match (a Python bot takes 10-15 ms to
-exit), after a bot's build, after the probe of a ``python3``.  Where Linux gives a process a
-file descriptor (``pidfd_open``, Linux 5.3), the wait ends the moment the process does.
+exit), after a bot's build, after the probe of a ``python3``, after a log batch's child.
+Where Linux gives a process a file descriptor (``pidfd_open``, Linux 5.3), the wait ends the
+moment the process does.
 """
 
 from __future__ import annotations
@@ -12,8 +13,24 @@ import contextlib
 import os
 import select
 import subprocess
+import time
 
-__all__ = ["wait_for_exit"]
+__all__ = ["wait_for_child", "wait_for_exit"]
+
+
+def _exited_by_descriptor(pid: int, timeout: float) -> bool | None:
+    """Whether the child ``pid`` exited within ``timeout`` seconds (it is not reaped), seen
+    through its process descriptor; None where the system gives none."""
+    try:
+        descriptor = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # not Linux, or a kernel before 5.3
+        return None
+    try:
+        waiter = select.poll()
+        waiter.register(descriptor, select.POLLIN)
+        return bool(waiter.poll(max(timeout, 0.0) * 1000))  # readable once it has exited
+    finally:
+        os.close(descriptor)
 
 
 def wait_for_exit(popen: subprocess.Popen[bytes], timeout: float) -> None:
@@ -22,16 +39,31 @@ def wait_for_exit(popen: subprocess.Popen[bytes], timeout: float) -> None:
     polls as ``Popen.wait`` does."""
     if popen.poll() is not None:
         return
-    try:
-        descriptor = os.pidfd_open(popen.pid)
-    except (AttributeError, OSError):  # not Linux, or a kernel before 5.3
+    if _exited_by_descriptor(popen.pid, timeout) is None:
         with contextlib.suppress(subprocess.TimeoutExpired):
             popen.wait(timeout=timeout)
         return
-    try:
-        waiter = select.poll()
-        waiter.register(descriptor, select.POLLIN)
-        waiter.poll(timeout * 1000)  # readable once the process has exited
-    finally:
-        os.close(descriptor)
     popen.poll()
+
+
+def wait_for_child(pid: int, timeout: float) -> int | None:
+    """Reap the child ``pid`` (one made by ``os.fork``) and return its wait status, or None
+    if it is still running after ``timeout`` seconds.  Elsewhere than Linux it polls, every
+    5 ms at most."""
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        return status
+    if timeout <= 0:
+        return None
+    exited = _exited_by_descriptor(pid, timeout)
+    if exited is not None:
+        return os.waitpid(pid, 0)[1] if exited else None
+    deadline = time.monotonic() + timeout
+    pause = 0.0005
+    while time.monotonic() < deadline:
+        time.sleep(min(pause, max(deadline - time.monotonic(), 0.0)))
+        pause = min(pause * 2, 0.005)
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+    return None

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import select
 import signal
 import time
 import warnings
@@ -36,6 +35,7 @@ from collections.abc import Iterable, Sequence
 from typing import IO, Any, Protocol
 
 from ..engine.records import HandRecord
+from ..programs.waiting import wait_for_child
 
 __all__ = ["HandLog", "LogHandoff"]
 
@@ -49,36 +49,6 @@ CHILD_PATIENCE = 30.0
 batch takes a child milliseconds; this only bounds a child that could never finish)."""
 
 _DEFERRED = {signal.SIGINT, signal.SIGTERM}
-
-
-def _wait_child(pid: int, timeout: float) -> tuple[int, int]:
-    """``os.waitpid(pid, 0)``, but a child still running after ``timeout`` seconds is
-    killed first (its status is then the kill's).  Where Linux gives a process descriptor,
-    the exit is seen the moment it happens; elsewhere within a few milliseconds."""
-    deadline = time.monotonic() + timeout
-    try:
-        exits: int | None = os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        exits = None
-    try:
-        pause = 0.0005
-        while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                return done, status
-            left = deadline - time.monotonic()
-            if left <= 0:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-                return os.waitpid(pid, 0)
-            if exits is not None:
-                select.select([exits], [], [], left)  # readable when the child has exited
-            else:
-                time.sleep(min(pause, left))
-                pause = min(pause * 2, 0.005)
-    finally:
-        if exits is not None:
-            os.close(exits)
 
 
 class HandLog(Protocol):
@@ -122,15 +92,16 @@ class LogHandoff:
         for log in self.logs:
             log.tally(record)
         self._batch.append(record)
-        if time.perf_counter() >= self._due:
-            self._due = time.perf_counter() + BATCH_SECONDS
-            if self._child is None or self._reap(block=False):
+        now = time.perf_counter()
+        if now >= self._due:
+            self._due = now + BATCH_SECONDS
+            if self._free():
                 self._start()
 
     def hand_off(self) -> None:
         """Start a child for the hands kept so far, unless one is still writing (then
         :meth:`finish` takes care of them)."""
-        if self._batch and (self._child is None or self._reap(block=False)):
+        if self._batch and self._free():
             self._start()
 
     def wait(self) -> None:
@@ -146,6 +117,10 @@ class LogHandoff:
         self._write_here(batch)
 
     # -- internals ---------------------------------------------------------
+
+    def _free(self) -> bool:
+        """Whether no child is writing now (the last one, if any, is reaped)."""
+        return self._child is None or self._reap(block=False)
 
     def _start(self) -> None:
         files = [file for log in self.logs for file in log.files()]
@@ -196,15 +171,17 @@ class LogHandoff:
         assert self._child is not None
         pid, batch, sizes = self._child
         try:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done == 0 and block:
-                done, status = _wait_child(pid, CHILD_PATIENCE)
+            found = wait_for_child(pid, CHILD_PATIENCE if block else 0.0)
+            if found is None and block:  # a child that could never finish: end it
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                found = os.waitpid(pid, 0)[1]
         except ChildProcessError:  # reaped elsewhere: its status is unknown
-            done, status = pid, -1
-        if done == 0:
+            found = -1
+        if found is None:
             return False
         self._child = None
-        if status != 0:  # cut the logs back to before the batch and write it here
+        if found != 0:  # cut the logs back to before the batch and write it here
             files = [file for log in self.logs for file in log.files()]
             for file, size in zip(files, sizes, strict=True):
                 file.flush()

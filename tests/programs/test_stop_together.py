@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -115,3 +117,35 @@ def test_waiting_for_an_exit_reaps_it_or_gives_up_at_the_timeout(
         slow.wait()
     waiting.wait_for_exit(slow, 1.0)  # an exit already reaped returns at once
     assert slow.returncode == -9
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="a forked child (POSIX)")
+@pytest.mark.parametrize("pidfd", [True, False], ids=["pidfd", "polling"])
+def test_waiting_for_a_forked_child_reaps_it_or_gives_up_at_the_timeout(
+    pidfd: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not pidfd:
+        monkeypatch.delattr(waiting.os, "pidfd_open", raising=False)
+    elif not hasattr(waiting.os, "pidfd_open"):
+        pytest.skip("this system has no pidfd_open (not Linux)")
+
+    def fork(seconds: float, status: int) -> int:
+        pid = os.fork()
+        if pid == 0:
+            time.sleep(seconds)
+            os._exit(status)
+        return pid
+
+    quick = fork(0.1, 3)
+    started = time.monotonic()
+    status = waiting.wait_for_child(quick, 30.0)
+    assert status is not None and os.waitstatus_to_exitcode(status) == 3
+    assert time.monotonic() - started < 10  # seen gone long before the timeout
+    slow = fork(30, 0)
+    try:
+        assert waiting.wait_for_child(slow, 0.0) is None  # a look, no wait
+        assert waiting.wait_for_child(slow, 0.2) is None  # still running at the timeout
+    finally:
+        os.kill(slow, signal.SIGKILL)
+    status = waiting.wait_for_child(slow, 5.0)
+    assert status is not None and os.waitstatus_to_exitcode(status) == -signal.SIGKILL
