@@ -266,6 +266,27 @@ class Player(Bot):
 run_bot(Player(), parse_args())
 """
 
+#: A caller whose first decision waits (10 s at most, a third of its game clock) until its
+#: process may run on more than one CPU.  The hands of such a match took 0.26-0.30 s here,
+#: about one watch interval, so without the wait the match could end before the watch judged
+#: it (it did once in CI).
+PATIENT_CALLER = CALLER.replace(
+    "    def get_action(self, game_state, round_state, active):\n",
+    """    waited = False
+
+    def get_action(self, game_state, round_state, active):
+        import os, time
+
+        deadline = time.monotonic() + 10
+        while not self.waited and len(os.sched_getaffinity(0)) < 2:
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.01)
+        self.waited = True
+""",
+)
+assert PATIENT_CALLER != CALLER
+
 
 def _match(
     tmp_path: Path, bots: list[Path], variant: str = "nlhe", **runner: bool
@@ -303,7 +324,7 @@ def test_a_match_shares_a_cpu_and_its_bots_logs_say_so(make_bot: MakeBot, tmp_pa
 def test_a_bot_that_thinks_in_parallel_plays_on_every_cpu(
     make_bot: MakeBot, tmp_path: Path
 ) -> None:
-    busy = make_bot("busy", CALLER)
+    busy = make_bot("busy", PATIENT_CALLER)
     # A second process that computes all match long, beside the bot.
     run = ["sh", "-c", f'({BUSY}) & exec "$0" player.py "$@"', sys.executable]
     (busy / "commands.json").write_text(json.dumps({"build": [], "run": run}))
