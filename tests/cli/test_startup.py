@@ -132,11 +132,40 @@ def test_the_command_exits_with_mains_status_its_output_written() -> None:
 def test_run_freezes_what_is_left_and_exits_with_mains_status(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(cli, "main", lambda: 3)
+    asked: list[bool] = []
+
+    def main(*, freeze: bool = False) -> int:
+        asked.append(freeze)
+        return 3
+
+    monkeypatch.setattr(cli, "main", main)
     try:
         with pytest.raises(SystemExit) as exited:
             cli.run()
         assert exited.value.code == 3
+        assert asked == [True]  # the imports' objects frozen too, once they are made
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()  # this test process goes on
+
+
+def test_main_freezes_the_imports_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``main(freeze=True)`` freezes once the parser (and so the subcommand's modules) is
+    built, before the command runs; without it (a test, a longer-lived process) nothing is
+    frozen."""
+    before = gc.get_freeze_count()
+    seen: list[int] = []  # the frozen count when the command ran (--version prints)
+
+    def version() -> str:
+        seen.append(gc.get_freeze_count())
+        return "pokerbots-kit test"
+
+    monkeypatch.setattr(cli, "kit_version", version)
+    try:
+        for freeze in (False, True):
+            with pytest.raises(SystemExit):
+                cli.main(["--version"], freeze=freeze)
+        assert seen[0] == before
+        assert seen[1] > before
+    finally:
+        gc.unfreeze()

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from sdk.acpc import committed_before_street
 from sdk.actions import (
     Action,
     ActionType,
@@ -171,6 +172,8 @@ def check_decision(data: st.DataObject, state: RoundState) -> None:
         return
     cost = state.continue_cost
     assert cost >= 0
+    # What the ACPC wire adds to a street raise: the actor's share of the contributions.
+    assert committed_before_street(state) == state.contributions[me] - state.pips[me]
     if state.rules.fold_always_legal:
         assert FoldAction in legal, "fold is legal whenever a seat is asked (MIT 2025)"
     else:
