@@ -41,8 +41,7 @@ A complete file (every key optional; defaults shown)::
 from __future__ import annotations
 
 import math
-import secrets
-import tomllib
+import random
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -291,10 +290,21 @@ def _settings(cls: type[Any], table: dict[str, Any], name: str, source: str) -> 
     return cls(**values)
 
 
+def _fresh_seed() -> int:
+    """A seed from the system's randomness, for a match whose seed nobody chose.
+
+    ``random.SystemRandom`` draws from the same source as ``secrets``, whose import (``hmac``
+    and ``hashlib``) cost every command about 3 ms.
+    """
+    return random.SystemRandom().getrandbits(31)
+
+
 def load_config(path: Path | None) -> ScrimmageConfig:
     """The configuration in ``path`` (a TOML file), or the defaults when None."""
     if path is None:
-        return ScrimmageConfig(seed=secrets.randbits(31))
+        return ScrimmageConfig(seed=_fresh_seed())
+    import tomllib  # only when there is a file to read (a default run has none)
+
     source = str(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -327,7 +337,7 @@ def load_config(path: Path | None) -> ScrimmageConfig:
             rules = _rules_for(str(variant), rules_table)
     except (RulesError, TypeError) as error:
         raise ConfigError(f"{source}: {error}") from None
-    seed = match.get("seed", secrets.randbits(31))
+    seed = match.get("seed", _fresh_seed())
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise ConfigError(f"{source}: [match] seed must be a whole number >= 0, not {seed!r}.")
     return ScrimmageConfig(

@@ -78,6 +78,8 @@ def test_no_file_gives_defaults_with_a_fresh_seed() -> None:
     assert config.runner.reply_limit(config.rules) == config.runner.connect_limit(config.rules)
     assert config.runner.reply_limit(config.rules) == 10.0
     assert 0 <= config.seed < 2**31
+    # Fresh each time (five equal draws of 31 bits would be a broken source).
+    assert len({load_config(None).seed for _ in range(5)}) > 1
 
 
 @pytest.mark.parametrize(
