@@ -17,13 +17,22 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from local_runner.results.match_stats import MatchStats
 from local_runner.submission.metadata import Metadata, Person, render_readme
 from local_runner.tables.config import ConfigError
 from local_runner.validation import ValidateOptions, ValidateUsageError, validate
-from local_runner.validation.acpc_matches import ACPC_CHECKS, acpc_game, describe_rules, match_plan
+from local_runner.validation.acpc_matches import (
+    ACPC_CHECKS,
+    acpc_game,
+    check_acpc_result,
+    describe_rules,
+    match_plan,
+)
+from local_runner.validation.checks import CheckResult, Status
 from local_runner.validation.profiles import detect_profile
 from tests.acpc_checks import STALE_ECHO
 from tests.conftest import ROOT, MakeBot
@@ -198,6 +207,37 @@ def test_a_bot_that_answers_old_states_fails_with_the_dealers_reason(make_bot: M
         "only when it is your turn. The ACPC server's check fails on any warning of its dealer."
     )
     assert check.hint.startswith("Speak the ACPC wire (VERSION:2.0.0 first")
+
+
+def judged(deltas: list[int], wanted: int = 12_000) -> CheckResult:
+    """acpc_result for one heads-up limit match whose hands the bot won or lost by ``deltas``."""
+    stats = MatchStats(2)
+    for delta in deltas:
+        stats.players[0].add(delta)
+        stats.players[1].add(-delta)
+    match = SimpleNamespace(
+        bot=SimpleNamespace(bankroll=sum(deltas)), result=SimpleNamespace(hands_played=len(deltas))
+    )
+    return check_acpc_result([match], stats, acpc_game("acpc-2pl"), wanted)  # type: ignore[list-item]
+
+
+def test_a_loss_over_fewer_hands_than_the_server_plays_is_judged_by_its_interval() -> None:
+    # 20 hands of limit hold'em, 50 chips down: the 95% interval spans 0 by far.
+    noisy = [10, -20, 30, -40, 5, -10, 20, -30, -10, 10] * 2
+    result = judged(noisy)
+    assert sum(noisy) < 0 and result.status is Status.WARN
+    assert result.message.startswith(
+        "The bot lost to builtin:chump over fewer hands than the ACPC server's check plays: -"
+    )
+    assert "cannot tell the loss from chance" in result.message
+    assert "over 12,000 hands" in result.message and "--hands 12000" in result.hint
+    # The same hands as the whole check: the script's rule alone (any loss fails).
+    assert judged(noisy, wanted=len(noisy)).status is Status.FAIL
+    # A steady loss is a loss however few the hands.
+    steady = judged([-5, -10] * 10)
+    assert steady.status is Status.FAIL
+    assert steady.message.startswith("The bot lost to builtin:chump: -150 chips over 20 hands")
+    assert judged([5, -10, 20] * 7).status is Status.PASS
 
 
 def test_a_bot_that_loses_to_the_chump_fails(make_bot: MakeBot) -> None:
