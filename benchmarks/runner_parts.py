@@ -1,0 +1,237 @@
+"""What each part of a hand's bookkeeping costs a whole scrimmage: switched off, one at a time.
+
+    python benchmarks/runner_parts.py [--rounds 8] [--only WORDS] [--parts logs,stats,...]
+        [--dealer DIR]
+
+A profile of the runner misses part of what the hands' logs cost: the runner forks a child
+about ten times a second to write them (:mod:`local_runner.runs.log_handoff`), and each fork
+makes every page the runner writes afterwards a copy-on-write fault, time that no Python
+profiler shows.  This diagnostic measures instead: the same ``pokerbots scrimmage`` runs
+with one part of the runner's work replaced by nothing, in interleaved rounds, and the
+difference of the medians is that part's cost.  A run with a part switched off is not a
+correct match (no logs, no statistics, or every showdown a tie): it is a measurement, never
+a way to play.
+
+The parts (``--parts``; ``all`` is the unchanged command, always measured):
+
+* ``logs``: no line of ``gamelog.txt``, ``hands.jsonl`` or ``dealer.log`` is made, kept or
+  written (the hand-off to a child included);
+* ``nofork``: the hands are kept for the hand-off and dropped when a child is due, never
+  written: what keeping them costs, without the forks and the writing;
+* ``inline``: the lines are written by the runner itself as each hand ends, with no child;
+* ``stats``: no per-hand moments for the intervals of ``summary.json``;
+* ``curve``: no bankroll curve;
+* ``showdown``: no hand is evaluated at a showdown (every one is a tie).
+
+The cases: two copies of the kit's ``skeleton/`` bot (the MIT wire, ``nlhe``, 1000 hands),
+and, where the ACPC dealer's build is found (``--dealer`` or ``$POKERBOTS_ACPC_DEALER``,
+as for ``anchors.py``), two ACPC ``example_player`` bots in ``acpc-2pn`` (3000 hands).
+Like ``anchors.py`` it runs a round 0 first, not counted, that writes the bytecode caches,
+and prints the 1-minute load with every round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+TIMEOUT = 900.0
+
+#: The parts that can be switched off, each as the attributes it replaces by nothing:
+#: (module, attribute path, replacement).  The driver refuses a path that no longer exists,
+#: so a renamed function makes this benchmark fail instead of measuring nothing.
+PARTS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "logs": (
+        ("local_runner.runs.log_handoff", "LogHandoff.on_hand", "lambda self, record: None"),
+        ("local_runner.runs.writer", "MatchLogWriter.on_hand", "lambda self, record: None"),
+        ("local_runner.runs.dealer_log", "DealerLogWriter.on_hand", "lambda self, record: None"),
+    ),
+    "nofork": (
+        ("local_runner.runs.log_handoff", "LogHandoff._start", "lambda self: self._batch.clear()"),
+    ),
+    "inline": (("local_runner.runs.log_handoff", "LogHandoff.on_hand", "_INLINE"),),
+    "stats": (
+        ("local_runner.results.match_stats", "MatchStats.__call__", "lambda self, record: None"),
+    ),
+    "curve": (("local_runner.results.table", "BankrollCurve.add", "lambda self, deltas: None"),),
+    "showdown": (
+        (
+            "local_runner.engine.match",
+            "showdown_ranks",
+            "lambda hands, board, folded, values=None: tuple(None if out else 0 for out in folded)",
+        ),
+    ),
+}
+
+#: Run as ``python -c DRIVER PARTS pokerbots-arguments...``: switch the parts off, then run
+#: the ``pokerbots`` command as its entry point does.
+DRIVER = """
+import importlib, sys
+
+def _inline(self, record):  # the hand-off's bookkeeping, then the lines written here
+    for log in self.logs:
+        log.tally(record)
+    self._write_here([record])
+
+PARTS = {parts!r}
+for name in filter(None, sys.argv[1].split(",")):
+    for module_name, path, replacement in PARTS[name]:
+        owner = importlib.import_module(module_name)
+        *outer, attribute = path.split(".")
+        for step in outer:
+            owner = getattr(owner, step)
+        if not hasattr(owner, attribute):
+            raise SystemExit(f"runner_parts: {{module_name}}.{{path}} no longer exists")
+        value = _inline if replacement == "_INLINE" else eval(replacement)
+        setattr(owner, attribute, value)
+sys.argv = ["pokerbots", *sys.argv[2:]]
+from local_runner.cli import run
+run()
+"""
+
+
+@dataclass
+class Case:
+    """One scrimmage, measured with each part switched off in turn."""
+
+    name: str
+    arguments: list[str]
+    """The ``pokerbots`` arguments, without ``--seed`` and ``--out``."""
+    walls: dict[str, list[float]] = field(default_factory=dict)
+    loads: list[float] = field(default_factory=list)
+
+
+def _env() -> dict[str, str]:
+    """This interpreter's folder first on PATH (bots run ``python3`` from it); bytecode
+    caches written and used, as on a bot author's machine after the first run."""
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    env = {**os.environ, "PATH": path}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def run_once(case: Case, parts: str, seed: int, work: Path, env: dict[str, str]) -> float:
+    """One whole command with ``parts`` switched off; its wall seconds."""
+    out = work / f"{case.name.replace(' ', '-')}-{parts or 'all'}-{seed}"
+    driver = DRIVER.format(parts=PARTS)
+    argv = [sys.executable, "-c", driver, parts, *case.arguments]
+    argv += ["--seed", str(seed), "--out", str(out)]
+    start = time.perf_counter()
+    done = subprocess.run(
+        argv, cwd=work, env=env, capture_output=True, text=True, timeout=TIMEOUT, check=False
+    )
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"{case.name} with {parts or 'nothing'} off:\n{done.stderr[-2000:]}")
+    return wall
+
+
+def kit_skeleton_case(work: Path) -> Case:
+    """Two copies of the kit's starter bot over the MIT wire."""
+    bots = []
+    for name in ("skeleton-a", "skeleton-b"):
+        subprocess.run(
+            ["cp", "-r", str(ROOT / "skeleton"), str(work / name)], check=True, timeout=60
+        )
+        bots.append(str(work / name))
+    return Case("kit skeleton", ["scrimmage", *bots, "--variant", "nlhe", "--rounds", "1000"])
+
+
+def acpc_case(build: Path, work: Path) -> Case:
+    """Two ACPC ``example_player`` bots in heads-up no-limit, started by a ``startme.sh``."""
+    from sdk.gamedef import ACPC_GAMES
+
+    gamefile = work / "acpc-2pn.game"
+    gamefile.write_text(ACPC_GAMES["acpc-2pn"].to_text(), encoding="ascii")
+    bots = []
+    for seat in (1, 2):
+        bot = work / f"example-{seat}"
+        bot.mkdir()
+        startme = bot / "startme.sh"
+        player = build / "example_player"
+        startme.write_text(f'#!/bin/sh\nexec "{player}" "{gamefile}" "$1" "$2"\n', "utf-8")
+        startme.chmod(0o755)
+        bots.append(str(bot))
+    return Case("acpc-2pn", ["scrimmage", *bots, "--variant", "acpc-2pn", "--rounds", "3000"])
+
+
+def measure(cases: Sequence[Case], parts: Sequence[str], rounds: int, work: Path) -> None:
+    """Round 0 (not counted), then ``rounds`` interleaved rounds; the order alternates."""
+    env = _env()
+    for number in range(rounds + 1):
+        for case in cases:
+            order = ["", *parts]
+            if number % 2:
+                order.reverse()
+            load = os.getloadavg()[0]
+            walls = {name: run_once(case, name, number, work, env) for name in order}
+            print(
+                f"round {number} {case.name}: "
+                + ", ".join(f"{name or 'all'} {wall:.3f} s" for name, wall in walls.items())
+                + f", load {load:.2f}",
+                flush=True,
+            )
+            if number == 0:
+                continue
+            case.loads.append(load)
+            for name, wall in walls.items():
+                case.walls.setdefault(name, []).append(wall)
+
+
+def report(cases: Sequence[Case], parts: Sequence[str]) -> None:
+    """Medians, and each part's cost: the median with everything less the median without it."""
+    print()
+    print("| case | part switched off | median s | cost of the part, ms | share of all | load |")
+    print("|---|---|---:|---:|---:|---|")
+    for case in cases:
+        whole = statistics.median(case.walls[""])
+        load = f"{min(case.loads):.2f}-{max(case.loads):.2f}"
+        print(f"| {case.name} | (nothing: all) | {whole:.3f} | | | {load} |")
+        for name in parts:
+            median = statistics.median(case.walls[name])
+            cost = whole - median
+            print(
+                f"| {case.name} | {name} | {median:.3f} | {cost * 1000:.0f} | "
+                f"{cost / whole:.1%} | {load} |"
+            )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--only", default="", help="the cases whose name contains this")
+    parser.add_argument("--parts", default=",".join(PARTS), help=f"among {', '.join(PARTS)}")
+    parser.add_argument("--dealer", type=Path, help="the ACPC dealer's build folder")
+    args = parser.parse_args(argv)
+    parts = [name for name in args.parts.split(",") if name]
+    unknown = [name for name in parts if name not in PARTS]
+    if unknown:
+        parser.error(f"unknown part(s) {unknown}: choose among {', '.join(PARTS)}")
+    dealer = args.dealer or os.environ.get("POKERBOTS_ACPC_DEALER")
+    with tempfile.TemporaryDirectory(prefix="runner-parts-") as folder:
+        work = Path(folder)
+        cases = [kit_skeleton_case(work)]
+        build = Path(dealer) if dealer else None
+        if build is not None and (build / "example_player").is_file():
+            cases.append(acpc_case(build, work))
+        else:
+            print("acpc-2pn skipped: no ACPC build (give --dealer DIR or $POKERBOTS_ACPC_DEALER)")
+        cases = [case for case in cases if args.only in case.name]
+        print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs")
+        measure(cases, parts, args.rounds, work)
+        report(cases, parts)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

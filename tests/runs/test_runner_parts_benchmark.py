@@ -1,0 +1,63 @@
+"""``benchmarks/runner_parts.py`` switches a part of the runner's work off by replacing it:
+each replacement must reach a real function, or the benchmark would measure nothing."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tests.modules import load_file
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _benchmark() -> ModuleType:
+    return load_file("runner_parts", ROOT / "benchmarks" / "runner_parts.py", register=True)
+
+
+def test_every_part_names_a_function_that_exists() -> None:
+    parts = _benchmark().PARTS
+    assert {"logs", "nofork", "inline", "stats", "curve", "showdown"} <= set(parts)
+    for name, targets in parts.items():
+        for module_name, path, _ in targets:
+            owner: object = importlib.import_module(module_name)
+            for step in path.split("."):
+                assert hasattr(owner, step), f"{name}: {module_name}.{path} is gone"
+                owner = getattr(owner, step)
+            assert callable(owner), f"{name}: {module_name}.{path} is not a function"
+
+
+def _hands_logged(out: Path) -> int:
+    with (out / "hands.jsonl").open(encoding="utf-8") as lines:
+        return sum(1 for _ in lines)
+
+
+def test_switching_the_logs_off_writes_no_hand_and_the_rest_still_runs(tmp_path: Path) -> None:
+    benchmark = _benchmark()
+    case = benchmark.Case(
+        "builtins", ["scrimmage", "builtin:random", "builtin:checkcall", "--rounds", "30"]
+    )
+    env = benchmark._env()
+    benchmark.run_once(case, "", 1, tmp_path, env)
+    benchmark.run_once(case, "logs", 1, tmp_path, env)
+    whole, without = tmp_path / "builtins-all-1", tmp_path / "builtins-logs-1"
+    assert _hands_logged(whole) == 30
+    assert _hands_logged(without) == 0
+    # Only the hands' lines are gone: the match was played and its summary written.
+    summary = json.loads((without / "summary.json").read_text(encoding="utf-8"))
+    assert summary["rounds"] == 30
+
+
+def test_a_part_whose_function_was_renamed_stops_the_run(tmp_path: Path) -> None:
+    benchmark = _benchmark()
+    benchmark.PARTS["gone"] = (("local_runner.runs.writer", "MatchLogWriter.no_such", "None"),)
+    try:
+        case = benchmark.Case("builtins", ["scrimmage", "builtin:random", "builtin:random"])
+        with pytest.raises(RuntimeError, match=r"MatchLogWriter\.no_such no longer exists"):
+            benchmark.run_once(case, "gone", 1, tmp_path, benchmark._env())
+    finally:
+        del benchmark.PARTS["gone"]
