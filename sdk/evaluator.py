@@ -66,6 +66,9 @@ _SUIT_TOP_BITS = sum(8 << (_SUIT_SHIFT + _SUIT_BITS * s) for s in range(len(SUIT
 _FIRST_TOP_BIT_LENGTH = _SUIT_SHIFT + _SUIT_BITS  # bit_length when suit 0 has the flush
 #: The order in which eval7 looks for a flush suit: spades, clubs, diamonds, hearts.
 _EVAL7_SUIT_ORDER = tuple(SUITS.index(suit) for suit in "scdh")
+#: The lowest bit of every rank's count field: where a rank held shows in the counts' bits.
+_FIELD_LOW_BITS = sum(1 << (_RANK_BITS * r) for r in range(len(RANKS)))
+_WHEEL = (1 << 12) | 0b1111  # A-2-3-4-5: the ace plays low
 
 _CARD_VALUES: dict[str, int] = {
     rank + suit: (1 << (_RANK_BITS * r))
@@ -157,12 +160,11 @@ def _problem(cards: object) -> str:
 
 def _straight_top(present: int) -> int:
     """The top rank of the highest straight among the rank bits ``present``, or -1."""
-    for top in range(len(RANKS) - 1, 3, -1):
-        run = 0b11111 << (top - 4)
-        if present & run == run:
-            return top
-    wheel = (1 << 12) | 0b1111  # A-2-3-4-5: the ace plays low, the five is the top
-    return 3 if present & wheel == wheel else -1
+    # Bit r of `runs` is set when ranks r down to r - 4 are all present.
+    runs = present & present << 1 & present << 2 & present << 3 & present << 4
+    if runs:
+        return runs.bit_length() - 1
+    return 3 if present & _WHEEL == _WHEEL else -1  # A-2-3-4-5: the five is the top
 
 
 def _pack(category: int, ranks: Sequence[int]) -> int:
@@ -174,37 +176,54 @@ def _pack(category: int, ranks: Sequence[int]) -> int:
 
 
 def _plain_rank(counts: int) -> int:
-    """Rank of the best hand without a flush for these rank counts; remembered in ``_PLAIN``."""
-    by_count: dict[int, list[int]] = {1: [], 2: [], 3: [], 4: []}
+    """Rank of the best hand without a flush for these rank counts; remembered in ``_PLAIN``.
+
+    It runs once for each new combination of ranks (a short match sees mostly new ones), so
+    it visits only the ranks present, highest first, found from the counts' bits.
+    """
+    fields = (counts | counts >> 1 | counts >> 2) & _FIELD_LOW_BITS  # a bit per rank held
+    held: list[int] = []  # the ranks held, highest first
+    pairs: list[int] = []
+    quads = trips = second_trips = -1
     present = 0
-    for rank in range(len(RANKS) - 1, -1, -1):  # highest first, so each list is sorted
-        n = (counts >> (_RANK_BITS * rank)) & 7
-        if n:
-            by_count[n].append(rank)
-            present |= 1 << rank
-    quads, trips, pairs = by_count[4], by_count[3], by_count[2]
-
-    def kickers(exclude: Sequence[int], number: int) -> list[int]:
-        """The ``number`` highest ranks held, other than ``exclude``."""
-        return [r for r in range(len(RANKS) - 1, -1, -1) if present >> r & 1 and r not in exclude][
-            :number
-        ]
-
+    while fields:
+        low_bit = fields.bit_length() - 1
+        fields ^= 1 << low_bit
+        rank = low_bit // _RANK_BITS
+        held.append(rank)
+        present |= 1 << rank
+        count = (counts >> low_bit) & 7
+        if count == 2:
+            pairs.append(rank)
+        elif count == 3:
+            if trips < 0:
+                trips = rank
+            elif second_trips < 0:
+                second_trips = rank
+        elif count == 4 and quads < 0:
+            quads = rank
     straight = _straight_top(present)
-    if quads:
-        value = _pack(_QUADS, [quads[0], *kickers(quads[:1], 1)])
-    elif trips and (len(trips) > 1 or pairs):
-        value = _pack(_FULL_HOUSE, [trips[0], max([*trips[1:], *pairs])])
+    if quads >= 0:
+        kicker = next(r for r in held if r != quads)
+        value = _QUADS << 24 | quads << 16 | kicker << 12
+    elif trips >= 0 and (second_trips >= 0 or pairs):
+        # The pair of a full house: the best of a second trips and the top pair.
+        pair = max(second_trips, pairs[0]) if pairs else second_trips
+        value = _FULL_HOUSE << 24 | trips << 16 | pair << 12
     elif straight >= 0:
-        value = _pack(_STRAIGHT, [straight])
-    elif trips:
-        value = _pack(_TRIPS, [trips[0], *kickers(trips[:1], 2)])
+        value = _STRAIGHT << 24 | straight << 16
+    elif trips >= 0:
+        first, second = [r for r in held if r != trips][:2]
+        value = _TRIPS << 24 | trips << 16 | first << 12 | second << 8
     elif len(pairs) > 1:
-        value = _pack(_TWO_PAIR, [pairs[0], pairs[1], *kickers(pairs[:2], 1)])
+        high, low = pairs[0], pairs[1]
+        kicker = next(r for r in held if r != high and r != low)
+        value = _TWO_PAIR << 24 | high << 16 | low << 12 | kicker << 8
     elif pairs:
-        value = _pack(_PAIR, [pairs[0], *kickers(pairs, 3)])
+        first, second, third = [r for r in held if r != pairs[0]][:3]
+        value = _PAIR << 24 | pairs[0] << 16 | first << 12 | second << 8 | third << 4
     else:
-        value = _pack(_HIGH_CARD, kickers((), 5))
+        value = _pack(_HIGH_CARD, held[:5])
     _PLAIN[counts] = value
     return value
 

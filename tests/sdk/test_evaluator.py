@@ -45,6 +45,37 @@ def test_equal_to_eval7_on_random_hands(size: int, hands: int) -> None:
     assert differing == [], f"{len(differing)} hands differ from eval7, first {differing[:3]}"
 
 
+def _rank_multisets(size: int) -> list[list[int]]:
+    """Every way to hold ``size`` cards by rank alone (at most four of a rank), as ranks."""
+    found: list[list[int]] = []
+
+    def extend(rank: int, left: int, held: list[int]) -> None:
+        if left == 0:
+            found.append(held)
+        elif rank < len(RANKS):
+            for count in range(min(4, left), -1, -1):
+                extend(rank + 1, left - count, held + [rank] * count)
+
+    extend(0, size, [])
+    return found
+
+
+def test_every_hand_without_a_flush_equals_eval7() -> None:
+    # A hand's value without a flush depends on its ranks alone: every combination of five to
+    # eight cards' ranks is checked once, with suits dealt in turn (two cards of a rank never
+    # share a suit, and no suit gets five cards).
+    checked = 0
+    differing = []
+    for size in (5, 6, 7, 8):
+        for ranks in _rank_multisets(size):
+            cards = [RANKS[r] + SUITS[i % 4] for i, r in enumerate(ranks)]
+            checked += 1
+            if evaluate(cards) != eval7_rank(cards):
+                differing.append(cards)
+    assert checked == 193_830  # 6,175 + 18,395 + 49,205 + 120,055 rank combinations
+    assert differing == [], f"{len(differing)} hands differ from eval7, first {differing[:3]}"
+
+
 def test_eight_cards_are_the_best_five() -> None:
     rng = random.Random(8)
     for _ in range(2_000):
