@@ -44,7 +44,7 @@ from sdk.acpc import (
     position_of_seat,
     seat_of_position,
 )
-from sdk.actions import Action, FoldAction
+from sdk.actions import Action, CallAction, CheckAction, FoldAction
 from sdk.rules import Rules
 from sdk.states import RoundState
 
@@ -53,6 +53,9 @@ from .records import ActionEvent, Event, HandRecord, StreetEvent
 __all__ = ["AcpcView"]
 
 Cards = tuple[str, ...]
+
+# The actions of the one-letter replies, made once (actions are immutable).
+_CALL, _CHECK, _FOLD = CallAction(), CheckAction(), FoldAction()
 
 
 class _HandText:
@@ -85,9 +88,14 @@ class _HandText:
         for event in events[self.cursor :]:
             if type(event) is ActionEvent:
                 self.states.append((self.betting, self.board))  # the state it was played in
-                self.betting += action_to_wire(event.state, event.action).token
-                if type(event.action) is FoldAction:
+                kind = type(event.action)
+                if kind is CallAction or kind is CheckAction:  # most actions: one letter
+                    self.betting += "c"
+                elif kind is FoldAction:
+                    self.betting += "f"
                     self.folded[event.seat] = True
+                else:  # a raise: its size on the wire depends on the game and the state
+                    self.betting += action_to_wire(event.state, event.action).token
             elif type(event) is StreetEvent:  # a new round (each one when the board runs out)
                 rounds = board_rounds(event.board)
                 self.betting += "/" * (len(rounds) - len(self.rounds))
@@ -182,7 +190,12 @@ class AcpcView:
         if text.startswith(line) and text[size : size + 1] == ":":
             # The echo is the state's own line: only the action needs reading (what nearly
             # every reply is; parse_reply reads the echo for the dealer's looser rule).
-            action = parse_action(text[size + 1 :])
+            token = text[size + 1 :]
+            if token == "c":  # the commonest replies, read as action_from_wire reads them
+                return _CALL if self._state.continue_cost else _CHECK
+            if token == "f":
+                return _FOLD
+            action = parse_action(token)
         else:
             action = parse_reply(text, self.current).action
         return action_from_wire(self._state, action)
