@@ -18,6 +18,7 @@ protocol="acpc")``), against an ACPC dealer started as the ACPC server starts bo
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import socket
 import sys
@@ -130,6 +131,11 @@ def run_bot(
         return
     finally:
         sock.close()
+        # The match is over, and a bot's process exits next: what the match made is frozen
+        # (gc.freeze), so that the interpreter's exit does not walk it all once more in a last
+        # collection while the engine waits for the bot to end.  A program that goes on
+        # after run_bot can undo it with gc.unfreeze().
+        gc.freeze()
 
 
 def _play_mit(sock: socket.socket, client: BotClient) -> None:
