@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import stat
 import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,16 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: two workers a core.  Many tests wait on bot processes, sockets and timeouts
     rather than compute, so a second worker a core keeps the cores busy (2 cores: 4 workers)."""
     return 2 * (os.cpu_count() or 1)
+
+
+@pytest.fixture(autouse=True)
+def _collector_as_found() -> Iterator[None]:
+    """A test that plays ``run_bot`` in this process (which freezes the match's objects at
+    its end, for the bot process's exit) leaves the collector as it found it."""
+    frozen = gc.get_freeze_count()
+    yield
+    if frozen == 0 and gc.get_freeze_count():
+        gc.unfreeze()
 
 
 @pytest.fixture
