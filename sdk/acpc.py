@@ -744,9 +744,7 @@ _ROUNDS_REACHED = {0: 1, 3: 2, 4: 3, 5: 4}
 def committed_before_street(state: RoundState) -> int:
     """What the seat to act put in on earlier streets (0 preflop: blinds are preflop pips)."""
     actor = state.actor
-    # The actor's own contribution (RoundState.contributions for one seat): every raise on
-    # the wire asks, and building the whole tuple cost more than the rest of the token.
-    return state.rules.starting_stack - state.stacks[actor] - state.pips[actor]
+    return state.contribution(actor) - state.pips[actor]
 
 
 def _check_players(num_players: int) -> None:

@@ -293,8 +293,12 @@ class RoundState(NamedTuple):
     @property
     def contributions(self) -> tuple[int, ...]:
         """Chips each seat has put into the pot this hand (blinds, bets and auction payments)."""
-        start = self.rules.starting_stack
-        return tuple(start - stack for stack in self.stacks)
+        return tuple([self.contribution(seat) for seat in range(len(self.stacks))])
+
+    def contribution(self, seat: int) -> int:
+        """Chips ``seat`` has put into the pot this hand: its entry of :attr:`contributions`,
+        without making the others (the ACPC wire asks it at every no-limit raise)."""
+        return self.rules.starting_stack - self.stacks[seat]
 
     @property
     def pot(self) -> int:

@@ -174,6 +174,8 @@ def check_decision(data: st.DataObject, state: RoundState) -> None:
     assert cost >= 0
     # What the ACPC wire adds to a street raise: the actor's share of the contributions.
     assert committed_before_street(state) == state.contributions[me] - state.pips[me]
+    seats = range(len(state.stacks))
+    assert tuple([state.contribution(seat) for seat in seats]) == state.contributions
     if state.rules.fold_always_legal:
         assert FoldAction in legal, "fold is legal whenever a seat is asked (MIT 2025)"
     else:
