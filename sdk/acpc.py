@@ -43,6 +43,7 @@ __all__ = [
     "AcpcProtocolError",
     "CALL",
     "board_rounds",
+    "action_from_token",
     "action_from_wire",
     "action_to_wire",
     "committed_before_street",
@@ -78,6 +79,7 @@ __all__ = [
     "to_hand_total",
     "to_street_raise",
     "version_supported",
+    "wire_token",
 ]
 
 #: The protocol version this codec speaks.
@@ -709,6 +711,39 @@ def action_from_wire(state: RoundState, action: AcpcAction) -> Action:
         return RaiseAction(to_street_raise(action.amount, committed_before_street(state)))
     except ValueError as error:
         raise AcpcProtocolError(str(error)) from None
+
+
+#: The kit's actions for the one-letter replies (actions are immutable, so one of each).
+_FOLD, _CALL, _CHECK = FoldAction(), CallAction(), CheckAction()
+
+
+def action_from_token(state: RoundState, token: str) -> Action:
+    """The kit's action for a reply's action ``token`` by the seat to act in ``state``:
+    ``action_from_wire(state, parse_action(token))``, raising as they do.
+
+    ``c`` and ``f``, most replies, are read without making the wire action: a host reads one
+    at every decision.
+    """
+    if token == "c":
+        return _CALL if state.continue_cost else _CHECK
+    if token == "f":
+        return _FOLD
+    return action_from_wire(state, parse_action(token))
+
+
+def wire_token(state: RoundState, action: Action) -> str:
+    """The betting token of the kit's legal ``action`` by the seat to act in ``state``:
+    ``action_to_wire(state, action).token``.
+
+    Checks, calls and folds, most actions, are written without making the wire action: a
+    host writes one for every action of every hand.
+    """
+    kind = type(action)
+    if kind is CallAction or kind is CheckAction:
+        return "c"
+    if kind is FoldAction:
+        return "f"
+    return action_to_wire(state, action).token
 
 
 def action_to_wire(state: RoundState, action: Action) -> AcpcAction:

@@ -35,16 +35,16 @@ from functools import lru_cache
 from sdk.acpc import (
     AcpcProtocolError,
     MatchState,
+    action_from_token,
     action_from_wire,
-    action_to_wire,
     board_rounds,
-    parse_action,
     parse_match_state,
     parse_reply,
     position_of_seat,
     seat_of_position,
+    wire_token,
 )
-from sdk.actions import Action, CallAction, CheckAction, FoldAction
+from sdk.actions import Action, FoldAction
 from sdk.rules import Rules
 from sdk.states import RoundState
 
@@ -53,9 +53,6 @@ from .records import ActionEvent, Event, HandRecord, StreetEvent
 __all__ = ["AcpcView"]
 
 Cards = tuple[str, ...]
-
-# The actions of the one-letter replies, made once (actions are immutable).
-_CALL, _CHECK, _FOLD = CallAction(), CheckAction(), FoldAction()
 
 
 class _HandText:
@@ -88,14 +85,9 @@ class _HandText:
         for event in events[self.cursor :]:
             if type(event) is ActionEvent:
                 self.states.append((self.betting, self.board))  # the state it was played in
-                kind = type(event.action)
-                if kind is CallAction or kind is CheckAction:  # most actions: one letter
-                    self.betting += "c"
-                elif kind is FoldAction:
-                    self.betting += "f"
+                self.betting += wire_token(event.state, event.action)
+                if type(event.action) is FoldAction:
                     self.folded[event.seat] = True
-                else:  # a raise: its size on the wire depends on the game and the state
-                    self.betting += action_to_wire(event.state, event.action).token
             elif type(event) is StreetEvent:  # a new round (each one when the board runs out)
                 rounds = board_rounds(event.board)
                 self.betting += "/" * (len(rounds) - len(self.rounds))
@@ -190,15 +182,8 @@ class AcpcView:
         if text.startswith(line) and text[size : size + 1] == ":":
             # The echo is the state's own line: only the action needs reading (what nearly
             # every reply is; parse_reply reads the echo for the dealer's looser rule).
-            token = text[size + 1 :]
-            if token == "c":  # the commonest replies, read as action_from_wire reads them
-                return _CALL if self._state.continue_cost else _CHECK
-            if token == "f":
-                return _FOLD
-            action = parse_action(token)
-        else:
-            action = parse_reply(text, self.current).action
-        return action_from_wire(self._state, action)
+            return action_from_token(self._state, text[size + 1 :])
+        return action_from_wire(self._state, parse_reply(text, self.current).action)
 
     def _open(self, record: HandRecord, seat: int) -> _HandText:
         """A new hand: the seat sees its own cards; its first line is owed."""

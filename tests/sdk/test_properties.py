@@ -16,7 +16,14 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from sdk.acpc import committed_before_street
+from sdk.acpc import (
+    action_from_token,
+    action_from_wire,
+    action_to_wire,
+    committed_before_street,
+    parse_action,
+    wire_token,
+)
 from sdk.actions import (
     Action,
     ActionType,
@@ -176,6 +183,11 @@ def check_decision(data: st.DataObject, state: RoundState) -> None:
     assert committed_before_street(state) == state.contributions[me] - state.pips[me]
     seats = range(len(state.stacks))
     assert tuple([state.contribution(seat) for seat in seats]) == state.contributions
+    # The codec's short ways for one-letter actions say what its long ways say.
+    for action in (FoldAction(), CallAction() if cost else CheckAction()):
+        assert wire_token(state, action) == action_to_wire(state, action).token
+    for token in ("c", "f"):
+        assert action_from_token(state, token) == action_from_wire(state, parse_action(token))
     if state.rules.fold_always_legal:
         assert FoldAction in legal, "fold is legal whenever a seat is asked (MIT 2025)"
     else:
@@ -197,6 +209,9 @@ def check_decision(data: st.DataObject, state: RoundState) -> None:
         assert low == min(full_raise, high)
         amount = data.draw(st.integers(low, high), label="raise within bounds")
         assert state.is_legal(RaiseAction(amount))
+        token = wire_token(state, RaiseAction(amount))
+        assert token == action_to_wire(state, RaiseAction(amount)).token
+        assert action_from_token(state, token) == RaiseAction(amount)
         assert not state.is_legal(RaiseAction(low - 1))
         assert not state.is_legal(RaiseAction(high + 1))
     elif cost > 0:
