@@ -169,10 +169,10 @@ def _straight_top(present: int) -> int:
 
 def _pack(category: int, ranks: Sequence[int]) -> int:
     """``category`` and up to five deciding ranks, four bits each, first rank highest."""
-    value = category << 24
-    for place, rank in enumerate(ranks):
-        value |= rank << (16 - 4 * place)
-    return value
+    value = category << 4  # the category's nibble, then an empty one, then the ranks'
+    for rank in ranks:
+        value = value << 4 | rank
+    return value << 4 * (5 - len(ranks))
 
 
 def _plain_rank(counts: int) -> int:
@@ -205,23 +205,23 @@ def _plain_rank(counts: int) -> int:
     straight = _straight_top(present)
     if quads >= 0:
         kicker = next(r for r in held if r != quads)
-        value = _QUADS << 24 | quads << 16 | kicker << 12
+        value = _pack(_QUADS, (quads, kicker))
     elif trips >= 0 and (second_trips >= 0 or pairs):
         # The pair of a full house: the best of a second trips and the top pair.
         pair = max(second_trips, pairs[0]) if pairs else second_trips
-        value = _FULL_HOUSE << 24 | trips << 16 | pair << 12
+        value = _pack(_FULL_HOUSE, (trips, pair))
     elif straight >= 0:
-        value = _STRAIGHT << 24 | straight << 16
+        value = _pack(_STRAIGHT, (straight,))
     elif trips >= 0:
         first, second = [r for r in held if r != trips][:2]
-        value = _TRIPS << 24 | trips << 16 | first << 12 | second << 8
+        value = _pack(_TRIPS, (trips, first, second))
     elif len(pairs) > 1:
         high, low = pairs[0], pairs[1]
         kicker = next(r for r in held if r != high and r != low)
-        value = _TWO_PAIR << 24 | high << 16 | low << 12 | kicker << 8
+        value = _pack(_TWO_PAIR, (high, low, kicker))
     elif pairs:
         first, second, third = [r for r in held if r != pairs[0]][:3]
-        value = _PAIR << 24 | pairs[0] << 16 | first << 12 | second << 8 | third << 4
+        value = _pack(_PAIR, (pairs[0], first, second, third))
     else:
         value = _pack(_HIGH_CARD, held[:5])
     _PLAIN[counts] = value
