@@ -17,22 +17,24 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
+from local_runner.engine.records import MatchResult, PlayerResult
 from local_runner.results.match_stats import MatchStats
 from local_runner.submission.metadata import Metadata, Person, render_readme
 from local_runner.tables.config import ConfigError
 from local_runner.validation import ValidateOptions, ValidateUsageError, validate
 from local_runner.validation.acpc_matches import (
     ACPC_CHECKS,
+    CHUMP,
     acpc_game,
     check_acpc_result,
     describe_rules,
     match_plan,
 )
 from local_runner.validation.checks import CheckResult, Status
+from local_runner.validation.dynamic import SmokeMatch
 from local_runner.validation.profiles import detect_profile
 from tests.acpc_checks import STALE_ECHO
 from tests.conftest import ROOT, MakeBot
@@ -215,10 +217,11 @@ def judged(deltas: list[int], wanted: int = 12_000) -> CheckResult:
     for delta in deltas:
         stats.players[0].add(delta)
         stats.players[1].add(-delta)
-    match = SimpleNamespace(
-        bot=SimpleNamespace(bankroll=sum(deltas)), result=SimpleNamespace(hands_played=len(deltas))
-    )
-    return check_acpc_result([match], stats, acpc_game("acpc-2pl"), wanted)  # type: ignore[list-item]
+    game = acpc_game("acpc-2pl")
+    players = (PlayerResult("bot", bankroll=sum(deltas)), PlayerResult(CHUMP, -sum(deltas)))
+    result = MatchResult(game.rules, 1, len(deltas), players)
+    match = SmokeMatch(CHUMP, result, Path("bot.log"))
+    return check_acpc_result([match], stats, game, wanted)
 
 
 def test_a_loss_over_fewer_hands_than_the_server_plays_is_judged_by_its_interval() -> None:
