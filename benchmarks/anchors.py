@@ -319,19 +319,15 @@ def _check_kit(out: Path, hands: int, name: str) -> None:
 # --- the ACPC dealer -----------------------------------------------------------------------
 
 
-def acpc_case(
-    variant: str, build: Path, hands: int, work: Path, env: dict[str, str], spread: bool = False
-) -> Case:
-    """A case: the ACPC example_player in every seat, under the real dealer and the kit (and,
-    with ``spread``, the kit with every CPU free)."""
-    folder = work / variant
+def example_players(variant: str, build: Path, folder: Path) -> tuple[Path, list[Path]]:
+    """``variant``'s game definition file and one bot folder per seat in ``folder`` (made
+    here), each a ``startme.sh`` that runs the ACPC ``example_player`` of ``build``."""
     folder.mkdir()
     game = ACPC_GAMES[variant]
     gamefile = folder / f"{variant}.game"
     gamefile.write_text(game.to_text(), encoding="ascii")
-    seats = game.num_players
     players = []
-    for seat in range(seats):
+    for seat in range(game.num_players):
         bot = folder / f"example-{seat + 1}"
         bot.mkdir()
         startme = bot / "startme.sh"
@@ -341,6 +337,17 @@ def acpc_case(
         )
         startme.chmod(0o755)
         players.append(bot)
+    return gamefile, players
+
+
+def acpc_case(
+    variant: str, build: Path, hands: int, work: Path, env: dict[str, str], spread: bool = False
+) -> Case:
+    """A case: the ACPC example_player in every seat, under the real dealer and the kit (and,
+    with ``spread``, the kit with every CPU free)."""
+    folder = work / variant
+    gamefile, players = example_players(variant, build, folder)
+    seats = len(players)
 
     def anchor(seed: int) -> Run:
         return dealer_match(build, gamefile, seats, hands, seed, folder)

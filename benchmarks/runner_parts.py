@@ -47,6 +47,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 TIMEOUT = 900.0
 
+sys.path.insert(0, str(HERE))
+# The anchors' own ways to make a command's environment and its bots: one owner.
+from anchors import _copy_bot, _env, example_players  # noqa: E402
+
 #: The parts that can be switched off, each as the attributes it replaces by nothing:
 #: (module, attribute path, replacement).  The driver refuses a path that no longer exists,
 #: so a renamed function makes this benchmark fail instead of measuring nothing.
@@ -111,15 +115,6 @@ class Case:
     loads: list[float] = field(default_factory=list)
 
 
-def _env() -> dict[str, str]:
-    """This interpreter's folder first on PATH (bots run ``python3`` from it); bytecode
-    caches written and used, as on a bot author's machine after the first run."""
-    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
-    env = {**os.environ, "PATH": path}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
-
-
 def run_once(case: Case, parts: str, seed: int, work: Path, env: dict[str, str]) -> float:
     """One whole command with ``parts`` switched off; its wall seconds."""
     out = work / f"{case.name.replace(' ', '-')}-{parts or 'all'}-{seed}"
@@ -137,37 +132,22 @@ def run_once(case: Case, parts: str, seed: int, work: Path, env: dict[str, str])
 
 
 def kit_skeleton_case(work: Path) -> Case:
-    """Two copies of the kit's starter bot over the MIT wire."""
-    bots = []
-    for name in ("skeleton-a", "skeleton-b"):
-        subprocess.run(
-            ["cp", "-r", str(ROOT / "skeleton"), str(work / name)], check=True, timeout=60
-        )
-        bots.append(str(work / name))
+    """Two copies of the kit's starter bot over the MIT wire (its SDK copied in, as a bot
+    author's project vendors it)."""
+    bots = [str(_copy_bot(ROOT / "skeleton", work / name)) for name in ("skeleton-a", "skeleton-b")]
     return Case("kit skeleton", ["scrimmage", *bots, "--variant", "nlhe", "--rounds", "1000"])
 
 
 def acpc_case(build: Path, work: Path) -> Case:
     """Two ACPC ``example_player`` bots in heads-up no-limit, started by a ``startme.sh``."""
-    from sdk.gamedef import ACPC_GAMES
-
-    gamefile = work / "acpc-2pn.game"
-    gamefile.write_text(ACPC_GAMES["acpc-2pn"].to_text(), encoding="ascii")
-    bots = []
-    for seat in (1, 2):
-        bot = work / f"example-{seat}"
-        bot.mkdir()
-        startme = bot / "startme.sh"
-        player = build / "example_player"
-        startme.write_text(f'#!/bin/sh\nexec "{player}" "{gamefile}" "$1" "$2"\n', "utf-8")
-        startme.chmod(0o755)
-        bots.append(str(bot))
+    _, players = example_players("acpc-2pn", build, work / "acpc-2pn")
+    bots = [str(bot) for bot in players]
     return Case("acpc-2pn", ["scrimmage", *bots, "--variant", "acpc-2pn", "--rounds", "3000"])
 
 
 def measure(cases: Sequence[Case], parts: Sequence[str], rounds: int, work: Path) -> None:
     """Round 0 (not counted), then ``rounds`` interleaved rounds; the order alternates."""
-    env = _env()
+    env = _env(cold=False)
     for number in range(rounds + 1):
         for case in cases:
             order = ["", *parts]

@@ -41,7 +41,7 @@ def test_switching_the_logs_off_writes_no_hand_and_the_rest_still_runs(tmp_path:
     case = benchmark.Case(
         "builtins", ["scrimmage", "builtin:random", "builtin:checkcall", "--rounds", "30"]
     )
-    env = benchmark._env()
+    env = benchmark._env(cold=False)
     benchmark.run_once(case, "", 1, tmp_path, env)
     benchmark.run_once(case, "logs", 1, tmp_path, env)
     whole, without = tmp_path / "builtins-all-1", tmp_path / "builtins-logs-1"
@@ -58,6 +58,6 @@ def test_a_part_whose_function_was_renamed_stops_the_run(tmp_path: Path) -> None
     try:
         case = benchmark.Case("builtins", ["scrimmage", "builtin:random", "builtin:random"])
         with pytest.raises(RuntimeError, match=r"MatchLogWriter\.no_such no longer exists"):
-            benchmark.run_once(case, "gone", 1, tmp_path, benchmark._env())
+            benchmark.run_once(case, "gone", 1, tmp_path, benchmark._env(cold=False))
     finally:
         del benchmark.PARTS["gone"]
