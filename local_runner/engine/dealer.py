@@ -11,7 +11,6 @@ match each bot inherits the bounties its opponent had.
 
 from __future__ import annotations
 
-import hashlib
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -20,6 +19,11 @@ from sdk.games import streets_of, swap_chance, swap_streets
 from sdk.rules import RANKS, SUITS, Rules
 from sdk.states import TOSS_HOLE_CARDS
 from sdk.variants.permuted import true_cards
+
+try:  # hashlib's own BLAKE2b: importing hashlib itself also loads OpenSSL, 3 ms of every command
+    from _blake2 import blake2b
+except ImportError:  # an interpreter built without it
+    from hashlib import blake2b
 
 __all__ = ["Deal", "bounty_ranks", "deal_hand", "showdown_ranks", "showdown_winner"]
 
@@ -55,7 +59,7 @@ def _entropy(seed: int, *labels: object) -> int:
     draw stays below 2**-140.
     """
     key = ":".join(["pokerbots", str(seed), *map(str, labels)]).encode()
-    return int.from_bytes(hashlib.blake2b(key, digest_size=64).digest(), "little")
+    return int.from_bytes(blake2b(key, digest_size=64).digest(), "little")
 
 
 _COIN = 2**32
