@@ -2,7 +2,7 @@
 
     python benchmarks/anchors.py [--engines base=PATH,2025=PATH | --mirrors DIR]
         [--dealer DIR] [--rounds 5] [--hands 1000] [--acpc-hands 3000] [--only WORDS] [--quick]
-        [--cold] [--spread]
+        [--cold] [--spread] [--also PYTHON]
 
 Each case plays the same bots twice, once under an anchor and once under the kit's whole
 command (``pokerbots scrimmage ...``), in interleaved rounds (the order alternates from
@@ -20,8 +20,12 @@ round to round), and reports medians:
 
 The kit runs as users run it: with its defaults, so the runner and the bots share one CPU
 while they take turns (``[runner] share_cpu``, ``docs/configuration.md``).  ``--spread`` adds a
-third side to every case, the kit with ``share_cpu = false`` (every process free to run on
-any CPU, as the anchors' are), and a second table comparing the three.
+side to every case, the kit with ``share_cpu = false`` (every process free to run on
+any CPU, as the anchors' are).  ``--also PYTHON`` adds another installation of the kit as a
+side, the one that interpreter imports (a virtualenv's ``bin/python``, say one where the kit
+was installed with its engine compiled, ``POKERBOTS_COMPILE=1 pip install .``), named by what
+its ``pokerbots --version`` says of its engine.  Every side plays the same bots in the same
+rounds, and a second table compares each with the kit.
 
 Engines are extracted at run time from a checkout or a bare git copy (``git archive HEAD``);
 nothing of MIT's is kept in this repository.  Without ``--engines``, they are looked up
@@ -67,7 +71,9 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Protocol
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -102,6 +108,22 @@ class Run:
     load_after: float
 
 
+@dataclass(frozen=True)
+class KitSide:
+    """A further way to run the kit beside the anchor and the kit itself: ``command`` is its
+    ``pokerbots`` (as argv), ``extra`` what it adds to every scrimmage's arguments."""
+
+    label: str
+    command: tuple[str, ...]
+    extra: tuple[str, ...] = ()
+
+
+class KitRunner(Protocol):
+    """Runs the kit's command once, for ``seed``, as ``side`` runs it (None: the kit itself)."""
+
+    def __call__(self, seed: int, side: KitSide | None) -> Run: ...
+
+
 @dataclass
 class Case:
     """One row: a name, the hands, and how to run its anchor and the kit once (by seed)."""
@@ -110,12 +132,12 @@ class Case:
     hands: int
     anchor_name: str
     anchor: Callable[[int], Run]
-    kit: Callable[[int], Run]
-    spread: Callable[[int], Run] | None = None
-    """With ``--spread``: the kit's command with ``share_cpu = false``."""
+    kit: KitRunner
+    sides: tuple[KitSide, ...] = ()
+    """The further sides (``--spread``, ``--also``), each played in every round."""
     anchor_runs: list[Run] = field(default_factory=list)
     kit_runs: list[Run] = field(default_factory=list)
-    spread_runs: list[Run] = field(default_factory=list)
+    side_runs: dict[str, list[Run]] = field(default_factory=dict)
 
 
 def _load() -> float:
@@ -221,10 +243,10 @@ def mit_case(
     hands: int,
     work: Path,
     env: dict[str, str],
-    spread: bool = False,
+    sides: Sequence[KitSide] = (),
 ) -> Case:
-    """A case: two copies of ``bot`` on the year's engine, and in the kit's scrimmage (and,
-    with ``spread``, in the kit's scrimmage with every CPU free)."""
+    """A case: two copies of ``bot`` on the year's engine, and in the kit's scrimmage (and
+    as each of ``sides`` runs it)."""
     _copy_bot(bot, engine / "bot_a")
     _copy_bot(bot, engine / "bot_b")
     with (engine / "config.py").open("a", encoding="utf-8") as config:
@@ -252,20 +274,18 @@ def mit_case(
             raise RuntimeError(f"{name}: the MIT engine played {played} hands, not {hands}")
         return run
 
-    def kit(seed: int, extra: Sequence[str] = ()) -> Run:
-        tag = "spread" if extra else "kit"
+    def kit(seed: int, side: KitSide | None) -> Run:
+        tag = "kit" if side is None else _slug(side.label)
         out = work / f"{_slug(name)}-{seed}-{tag}"
         log = work / f"{_slug(name)}-{seed}.{tag}.log"
         bots = [engine / "bot_a", engine / "bot_b"]
-        return _kit_scrimmage(bots, YEARS[year], hands, seed, out, env, log, name, extra)
+        return _kit_scrimmage(bots, YEARS[year], hands, seed, out, env, log, name, side)
 
-    return Case(
-        name, hands, f"MIT {year} engine", anchor, kit, _spread(kit, work) if spread else None
-    )
+    return Case(name, hands, f"MIT {year} engine", anchor, kit, tuple(sides))
 
 
 def _slug(name: str) -> str:
-    return name.replace(" ", "-")
+    return "".join(c if c.isalnum() or c in "-_." else "-" for c in name)
 
 
 def _pokerbots() -> list[str]:
@@ -285,23 +305,48 @@ def _kit_scrimmage(
     env: dict[str, str],
     log: Path,
     label: str,
-    extra: Sequence[str] = (),
+    side: KitSide | None = None,
 ) -> Run:
     """One whole ``pokerbots scrimmage`` of ``bots`` (run from ``out``'s folder), checked to
-    have played every hand without a fault; ``extra`` arguments go at the end."""
-    argv = [*_pokerbots(), "scrimmage", *map(str, bots), "--variant", variant]
+    have played every hand without a fault; as ``side`` runs it, if given."""
+    command, extra = (tuple(_pokerbots()), ()) if side is None else (side.command, side.extra)
+    argv = [*command, "scrimmage", *map(str, bots), "--variant", variant]
     argv += ["--rounds", str(hands), "--seed", str(seed), "--out", str(out), *extra]
     run = run_command(argv, out.parent, env, log)
     _check_kit(out, hands, label)
     return run
 
 
-def _spread(kit: Callable[[int, Sequence[str]], Run], work: Path) -> Callable[[int], Run]:
-    """The kit's command with ``share_cpu = false`` (a config file in ``work``): the third
-    side ``--spread`` adds to a case."""
+def spread_side(work: Path) -> KitSide:
+    """The kit's command with ``share_cpu = false`` (a config file in ``work``): the side
+    ``--spread`` adds to every case."""
     config = work / "spread.toml"
     config.write_text("[runner]\nshare_cpu = false\n", encoding="utf-8")
-    return lambda seed: kit(seed, ["--config", str(config)])
+    return KitSide("share_cpu = false", tuple(_pokerbots()), ("--config", str(config)))
+
+
+def other_kit_side(python: Path, env: dict[str, str]) -> KitSide:
+    """The kit that ``python`` imports, named by its engine (``pokerbots --version``): the
+    side ``--also`` adds.  Raises ValueError, saying why, when that interpreter has no kit."""
+    command = (str(python), "-m", "local_runner.cli")
+    try:
+        done = subprocess.run(
+            [*command, "--version"], env=env, capture_output=True, text=True, timeout=60
+        )
+    except (OSError, subprocess.SubprocessError) as error:
+        raise ValueError(f"--also {python}: cannot run it ({error})") from None
+    said = done.stdout.splitlines()
+    engine = next(
+        (line.split(":", 1)[1].strip() for line in said if line.startswith("engine:")), ""
+    )
+    if done.returncode != 0 or not engine:
+        answer = (done.stderr or done.stdout).strip()[-300:]
+        raise ValueError(
+            f"--also {python}: that interpreter does not run the kit ({' '.join(command)} "
+            f"--version said: {answer}); give the python of a virtualenv where pokerbots-kit "
+            "is installed"
+        )
+    return KitSide(f"also: {engine}", command)
 
 
 def _check_kit(out: Path, hands: int, name: str) -> None:
@@ -341,10 +386,15 @@ def example_players(variant: str, build: Path, folder: Path) -> tuple[Path, list
 
 
 def acpc_case(
-    variant: str, build: Path, hands: int, work: Path, env: dict[str, str], spread: bool = False
+    variant: str,
+    build: Path,
+    hands: int,
+    work: Path,
+    env: dict[str, str],
+    sides: Sequence[KitSide] = (),
 ) -> Case:
-    """A case: the ACPC example_player in every seat, under the real dealer and the kit (and,
-    with ``spread``, the kit with every CPU free)."""
+    """A case: the ACPC example_player in every seat, under the real dealer and the kit (and
+    as each of ``sides`` runs it)."""
     folder = work / variant
     gamefile, players = example_players(variant, build, folder)
     seats = len(players)
@@ -352,14 +402,12 @@ def acpc_case(
     def anchor(seed: int) -> Run:
         return dealer_match(build, gamefile, seats, hands, seed, folder)
 
-    def kit(seed: int, extra: Sequence[str] = ()) -> Run:
-        tag = "spread" if extra else "kit"
+    def kit(seed: int, side: KitSide | None) -> Run:
+        tag = "kit" if side is None else _slug(side.label)
         out, log = folder / f"{tag}-{seed}", folder / f"{tag}-{seed}.log"
-        return _kit_scrimmage(players, variant, hands, seed, out, env, log, variant, extra)
+        return _kit_scrimmage(players, variant, hands, seed, out, env, log, variant, side)
 
-    return Case(
-        variant, hands, "ACPC dealer", anchor, kit, _spread(kit, folder) if spread else None
-    )
+    return Case(variant, hands, "ACPC dealer", anchor, kit, tuple(sides))
 
 
 def dealer_match(build: Path, gamefile: Path, seats: int, hands: int, seed: int, cwd: Path) -> Run:
@@ -443,21 +491,26 @@ def report(cases: list[Case]) -> None:
             f"| {per_hand(case.kit_runs, 'children_cpu')} "
             f"| {min(loads):.2f}-{max(loads):.2f} |"
         )
-    spread = [case for case in cases if case.spread_runs]
-    if spread:
+    sided = [case for case in cases if case.side_runs and case.anchor_runs]
+    if sided:
         print(
-            "\n| case | kit s | kit, share_cpu = false s | anchor/kit | anchor/spread "
-            "| spread/kit |"
+            "\n| case | side | kit s | side s | anchor/kit | anchor/side (min-max) "
+            "| side/kit | runner CPU µs/hand: kit | side |"
         )
-        print("|---|---:|---:|---:|---:|---:|")
-    for case in spread:
+        print("|---|---|---:|---:|---:|---|---:|---:|---:|")
+    for case in sided:
         kit = _median([r.wall for r in case.kit_runs])
-        free = _median([r.wall for r in case.spread_runs])
         anchor = _median([r.wall for r in case.anchor_runs])
-        print(
-            f"| {case.name} | {kit:.2f} | {free:.2f} | {anchor / kit:.2f} "
-            f"| {anchor / free:.2f} | {free / kit:.2f} |"
-        )
+        kit_cpu = _median([r.runner_cpu for r in case.kit_runs]) / case.hands * 1e6
+        for label, runs in case.side_runs.items():
+            side = _median([r.wall for r in runs])
+            ratios = [a.wall / r.wall for a, r in zip(case.anchor_runs, runs, strict=True)]
+            side_cpu = _median([r.runner_cpu for r in runs]) / case.hands * 1e6
+            print(
+                f"| {case.name} | {label} | {kit:.2f} | {side:.2f} | {anchor / kit:.2f} "
+                f"| {anchor / side:.2f} ({min(ratios):.2f}-{max(ratios):.2f}) "
+                f"| {side / kit:.2f} | {kit_cpu:,.0f} | {side_cpu:,.0f} |"
+            )
     print(
         "\nTimes are whole commands, medians of interleaved rounds; anchor/kit above 1 means "
         "the kit is faster. Runner CPU: the top process alone (the engine, the dealer, "
@@ -499,7 +552,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--spread",
         action="store_true",
-        help="also run the kit with share_cpu = false (every CPU free), as a third side",
+        help="also run the kit with share_cpu = false (every CPU free), as another side",
+    )
+    parser.add_argument(
+        "--also",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="PYTHON",
+        help="also run the kit that this interpreter imports (e.g. a virtualenv with the "
+        "compiled engine), as another side; may be given more than once",
     )
     parser.add_argument(
         "--quick",
@@ -519,12 +581,30 @@ def main(argv: list[str] | None = None) -> int:
     )
     with tempfile.TemporaryDirectory(prefix="anchors-") as temporary:
         work = Path(temporary)
+        try:
+            args.sides = kit_sides(args, work, env)
+        except ValueError as error:
+            parser.error(str(error))
         cases = build_cases(args, work, env)
         if args.only:
             cases = [case for case in cases if any(word in case.name for word in args.only)]
         failed = measure(cases, args.rounds, warm_up=not args.cold)
         report(cases)
     return 1 if failed else 0
+
+
+def kit_sides(args: argparse.Namespace, work: Path, env: dict[str, str]) -> list[KitSide]:
+    """The further sides the arguments ask for (``--spread``, each ``--also``), each named
+    once: a ValueError says which interpreter has no kit, or which two sides are the same."""
+    sides = [spread_side(work)] if args.spread else []
+    sides += [other_kit_side(python, env) for python in args.also]
+    labels = [side.label for side in sides]
+    for label in labels:
+        if labels.count(label) > 1:
+            raise ValueError(
+                f"two sides would both be called {label!r}: give --also each installation once"
+            )
+    return sides
 
 
 def build_cases(args: argparse.Namespace, work: Path, env: dict[str, str]) -> list[Case]:
@@ -565,7 +645,7 @@ def build_cases(args: argparse.Namespace, work: Path, env: dict[str, str]) -> li
                 args.hands,
                 copies,
                 env,
-                args.spread,
+                args.sides,
             )
         )
         if year == "base":
@@ -580,7 +660,7 @@ def build_cases(args: argparse.Namespace, work: Path, env: dict[str, str]) -> li
                     args.hands,
                     copies,
                     env,
-                    args.spread,
+                    args.sides,
                 ),
             )
     dealer = args.dealer or os.environ.get("POKERBOTS_ACPC_DEALER") or ROOT.parent / "acpc"
@@ -593,7 +673,7 @@ def build_cases(args: argparse.Namespace, work: Path, env: dict[str, str]) -> li
         )
     else:
         for variant in ACPC_VARIANTS:
-            cases.append(acpc_case(variant, build, args.acpc_hands, work, env, args.spread))
+            cases.append(acpc_case(variant, build, args.acpc_hands, work, env, args.sides))
     return cases
 
 
@@ -607,17 +687,19 @@ def measure(cases: list[Case], rounds: int, warm_up: bool = True) -> bool:
     failed = False
     for number in range(0 if warm_up else 1, rounds + 1):
         for case in list(cases):
-            order = [("anchor", case.anchor), ("kit", case.kit)]
-            if case.spread is not None:
-                order.append(("spread", case.spread))
+            order: list[tuple[str, Callable[[int], Run]]] = [
+                ("anchor", case.anchor),
+                ("kit", partial(case.kit, side=None)),
+            ]
+            order += [(extra.label, partial(case.kit, side=extra)) for extra in case.sides]
             if number % 2 == 0:
                 order.reverse()
             results: dict[str, Run] = {}
             try:
-                for side, function in order:
-                    results[side] = run = function(number)
+                for label, function in order:
+                    results[label] = run = function(number)
                     print(
-                        f"round {number} {case.name}, {side}: {run.wall:.2f} s, runner CPU "
+                        f"round {number} {case.name}, {label}: {run.wall:.2f} s, runner CPU "
                         f"{run.runner_cpu:.2f} s, children {run.children_cpu:.2f} s, load "
                         f"{run.load_before:.2f} -> {run.load_after:.2f}",
                         flush=True,
@@ -631,8 +713,8 @@ def measure(cases: list[Case], rounds: int, warm_up: bool = True) -> bool:
                 continue
             case.anchor_runs.append(results["anchor"])
             case.kit_runs.append(results["kit"])
-            if "spread" in results:
-                case.spread_runs.append(results["spread"])
+            for extra in case.sides:
+                case.side_runs.setdefault(extra.label, []).append(results[extra.label])
     return failed
 
 
