@@ -721,13 +721,19 @@ def action_from_token(state: RoundState, token: str) -> Action:
     """The kit's action for a reply's action ``token`` by the seat to act in ``state``:
     ``action_from_wire(state, parse_action(token))``, raising as they do.
 
-    ``c`` and ``f``, most replies, are read without making the wire action: a host reads one
-    at every decision.
+    ``c`` and ``f``, most replies, and a no-limit ``r<total>`` written the plain way, are read
+    without making the wire action: a host reads one at every decision.
     """
     if token == "c":
         return _CALL if state.continue_cost else _CHECK
     if token == "f":
         return _FOLD
+    if token[:1] == "r" and state.rules.limit is None:
+        digits = token[1:]
+        if digits.isascii() and digits.isdigit() and digits[0] != "0":
+            total, before = int(digits), committed_before_street(state)
+            if total > before:  # else the long way says what is wrong
+                return RaiseAction(total - before)
     return action_from_wire(state, parse_action(token))
 
 
@@ -735,7 +741,7 @@ def wire_token(state: RoundState, action: Action) -> str:
     """The betting token of the kit's legal ``action`` by the seat to act in ``state``:
     ``action_to_wire(state, action).token``.
 
-    Checks, calls and folds, most actions, are written without making the wire action: a
+    Checks, calls, folds and no-limit raises are written without making the wire action: a
     host writes one for every action of every hand.
     """
     kind = type(action)
@@ -743,6 +749,10 @@ def wire_token(state: RoundState, action: Action) -> str:
         return "c"
     if kind is FoldAction:
         return "f"
+    if type(action) is RaiseAction and state.rules.limit is None:
+        amount = action.amount
+        if type(amount) is int and amount > 0:  # else the long way says what is wrong
+            return f"r{amount + committed_before_street(state)}"
     return action_to_wire(state, action).token
 
 

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from sdk.acpc import (
+    AcpcProtocolError,
     action_from_token,
     action_from_wire,
     action_to_wire,
@@ -137,6 +138,18 @@ def draw_action(data: st.DataObject, state: RoundState) -> Action:
     return PASSIVE[kind]
 
 
+def _reads_as_the_long_way(state: RoundState, token: str) -> None:
+    """The codec's short way reads ``token`` as its long way does, an error included."""
+    try:
+        expected = action_from_wire(state, parse_action(token))
+    except AcpcProtocolError as error:
+        with pytest.raises(type(error)) as raised:
+            action_from_token(state, token)
+        assert str(raised.value) == str(error)
+    else:
+        assert action_from_token(state, token) == expected
+
+
 def check_decision(data: st.DataObject, state: RoundState) -> None:
     """What must hold at every decision point."""
     rules = state.rules
@@ -186,8 +199,15 @@ def check_decision(data: st.DataObject, state: RoundState) -> None:
     # The codec's short ways for one-letter actions say what its long ways say.
     for action in (FoldAction(), CallAction() if cost else CheckAction()):
         assert wire_token(state, action) == action_to_wire(state, action).token
-    for token in ("c", "f"):
-        assert action_from_token(state, token) == action_from_wire(state, parse_action(token))
+    before = committed_before_street(state)
+    odd = data.draw(st.integers(0, 2 * rules.starting_stack), label="a raise's total")
+    for token in ("c", "f", "r", "r0", f"r{before}", f"r{before + 1}", f"r{odd}", f"r0{odd}"):
+        _reads_as_the_long_way(state, token)
+    for token in (f"R{before + 1}", f"b{before + 1}", f"r{before + 1}x", "r\u0661"):
+        _reads_as_the_long_way(state, token)
+    if rules.limit is None:
+        with pytest.raises(ValueError, match="is not a raise"):  # the long way's sentence
+            wire_token(state, RaiseAction(0))
     if state.rules.fold_always_legal:
         assert FoldAction in legal, "fold is legal whenever a seat is asked (MIT 2025)"
     else:
