@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import argparse
 import gc
+import io
 import json
 import subprocess
 import sys
+from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -139,6 +142,7 @@ def test_run_freezes_what_is_left_and_exits_with_mains_status(
         return 3
 
     monkeypatch.setattr(cli, "main", main)
+    monkeypatch.setattr(sys, "argv", ["pokerbots", "--version"])
     try:
         with pytest.raises(SystemExit) as exited:
             cli.run()
@@ -147,6 +151,108 @@ def test_run_freezes_what_is_left_and_exits_with_mains_status(
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()  # this test process goes on
+
+
+class _Left(Exception):
+    """``os._exit`` as the tests below see it: the status it was given."""
+
+
+class _Output(io.StringIO):
+    """A standard stream that counts its flushes."""
+
+    flushes = 0
+
+    def flush(self) -> None:
+        self.flushes += 1
+        super().flush()
+
+
+def _run_leaving(
+    monkeypatch: pytest.MonkeyPatch, argv: list[str], threads: int = 1
+) -> tuple[str, int, int, int]:
+    """Run ``cli.run`` for ``argv`` with ``main`` answering 3 and ``threads`` threads
+    running: how it ended (``os._exit`` or ``sys.exit``), with which status, how often stdout
+    was flushed and how often the exit handlers were run before."""
+    monkeypatch.setattr(cli, "main", lambda *, freeze=False: 3)
+    monkeypatch.setattr(sys, "argv", ["pokerbots", *argv])
+    monkeypatch.setattr(cli.threading, "active_count", lambda: threads)
+    out = _Output()
+    monkeypatch.setattr(sys, "stdout", out)
+    handled: list[int] = []
+    monkeypatch.setattr(cli.atexit, "_run_exitfuncs", lambda: handled.append(out.flushes))
+
+    def leave(status: int) -> NoReturn:
+        raise _Left(status)
+
+    monkeypatch.setattr(cli.os, "_exit", leave)
+    try:
+        cli.run()
+    except _Left as left:
+        return "os._exit", left.args[0], out.flushes, len(handled)
+    except SystemExit as exited:
+        assert isinstance(exited.code, int)
+        return "sys.exit", exited.code, out.flushes, len(handled)
+    finally:
+        gc.unfreeze()
+    raise AssertionError("run returned")
+
+
+def test_a_scrimmage_leaves_at_once_its_output_flushed(monkeypatch: pytest.MonkeyPatch) -> None:
+    how, status, flushes, handled = _run_leaving(monkeypatch, ["scrimmage", "builtin:random"])
+    assert (how, status) == ("os._exit", 3)
+    assert flushes >= 1
+    assert handled == 1  # the exit handlers ran, once, as the interpreter's exit runs them
+    # Other commands (whose files the interpreter's teardown may still have to close) exit
+    # the usual way.
+    assert _run_leaving(monkeypatch, ["replay", "somewhere"])[:2] == ("sys.exit", 3)
+
+
+def test_a_scrimmage_exits_the_usual_way_while_another_thread_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The interpreter's exit waits for a thread that is not a daemon; leaving at once would
+    not."""
+    assert _run_leaving(monkeypatch, ["scrimmage", "a"], threads=2) == ("sys.exit", 3, 0, 0)
+
+
+#: The ``pokerbots`` command, with a note of the status it left by ``os._exit`` (if it did)
+#: and an exit handler that notes it ran.
+_NOTING_RUN = """
+import atexit, os, sys
+real, note = os._exit, sys.argv.pop(1)
+def leave(status):
+    with open(note, "w") as noted:
+        noted.write(str(status))
+    real(status)
+os._exit = leave
+atexit.register(lambda: open(note + ".handled", "w").close())
+from local_runner.cli import run
+run()
+"""
+
+
+def test_a_scrimmage_that_leaves_at_once_has_written_all_of_its_logs(tmp_path: Path) -> None:
+    """The whole command, in its own process: it leaves at once, its exit handlers run and
+    its logs complete."""
+    out, note = tmp_path / "run", tmp_path / "left"
+    done = subprocess.run(
+        [sys.executable, "-c", _NOTING_RUN, str(note), "scrimmage", "builtin:random",
+         "builtin:checkcall", "--rounds", "40", "--seed", "3", "--out", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert note.read_text() == "0"  # no thread left: it left at once
+    assert (tmp_path / "left.handled").exists()  # after the exit handlers
+    assert "Logs:" in done.stdout
+    assert len((out / "hands.jsonl").read_text(encoding="utf-8").splitlines()) == 40
+    assert json.loads((out / "summary.json").read_text(encoding="utf-8"))["rounds"] == 40
+    assert (
+        (out / "gamelog.txt")
+        .read_text(encoding="utf-8")
+        .rstrip()
+        .splitlines()[-1]
+        .startswith("Final")
+    )
 
 
 def test_main_freezes_the_imports_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
