@@ -205,8 +205,9 @@ def run() -> NoReturn:
     if leaves and threading.active_count() == 1:
         atexit._run_exitfuncs()
         try:
-            sys.stdout.flush()
-            sys.stderr.flush()
+            for stream in (sys.stdout, sys.stderr):
+                if stream is not None:  # None: started without it
+                    stream.flush()
         except (OSError, ValueError):  # a closed pipe: the usual exit says so
             sys.exit(status)
         os._exit(status)

@@ -275,3 +275,14 @@ def test_main_freezes_the_imports_only_when_asked(monkeypatch: pytest.MonkeyPatc
         assert seen[1] > before
     finally:
         gc.unfreeze()
+
+
+def test_a_scrimmage_started_without_output_streams_ends_well(tmp_path: Path) -> None:
+    """Started with stdout and stderr closed (Python then has None for them), a scrimmage
+    still leaves cleanly, its logs complete."""
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "local_runner.cli", "scrimmage", "builtin:random",
+               "builtin:checkcall", "--rounds", "20", "--out", str(out)]  # fmt: skip
+    done = subprocess.run(["sh", "-c", 'exec "$@" >&- 2>&-', "sh", *command], cwd=ROOT, timeout=120)
+    assert done.returncode == 0
+    assert len((out / "hands.jsonl").read_text(encoding="utf-8").splitlines()) == 20
