@@ -9,6 +9,7 @@ import os
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -61,8 +62,8 @@ def test_every_side_plays_every_round_interleaved_and_is_reported(
         played.append((seed, "anchor"))
         return run("anchor")
 
-    def kit(seed: int, side: object) -> object:
-        label = "kit" if side is None else side.label  # type: ignore[attr-defined]
+    def kit(seed: int, side: Any) -> object:  # side: the benchmark's KitSide, or None
+        label = "kit" if side is None else side.label
         played.append((seed, label))
         return run(label)
 
