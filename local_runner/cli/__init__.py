@@ -196,13 +196,16 @@ def run() -> NoReturn:
     scrimmage) then ends the process at once, its output flushed: the interpreter's teardown
     would only free its objects one by one, about 10 ms of every scrimmage, for memory the
     process gives back as it ends.  Only when no other thread runs (the interpreter would wait
-    for it); the exit handlers run first, as the interpreter's own exit would run them.
+    for it) and no profiler or tracer watches (``python -m cProfile``, coverage: they write
+    what they found after the program ends); the exit handlers run first, as the
+    interpreter's own exit would run them.
     """
     status = main(freeze=True)
     gc.freeze()
     chosen = chosen_commands(sys.argv[1:])
     leaves = any(command.leaves_at_once and command.name in chosen for command in COMMANDS)
-    if leaves and threading.active_count() == 1:
+    watched = sys.getprofile() is not None or sys.gettrace() is not None
+    if leaves and not watched and threading.active_count() == 1:
         atexit._run_exitfuncs()
         try:
             for stream in (sys.stdout, sys.stderr):

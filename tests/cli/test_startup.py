@@ -168,14 +168,21 @@ class _Output(io.StringIO):
 
 
 def _run_leaving(
-    monkeypatch: pytest.MonkeyPatch, argv: list[str], threads: int = 1
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    threads: int = 1,
+    profiler: object = None,
+    tracer: object = None,
 ) -> tuple[str, int, int, int]:
-    """Run ``cli.run`` for ``argv`` with ``main`` answering 3 and ``threads`` threads
-    running: how it ended (``os._exit`` or ``sys.exit``), with which status, how often stdout
-    was flushed and how often the exit handlers were run before."""
+    """Run ``cli.run`` for ``argv`` with ``main`` answering 3, ``threads`` threads running and
+    ``profiler`` and ``tracer`` watching: how it ended (``os._exit`` or ``sys.exit``), with
+    which status, how often stdout was flushed and how often the exit handlers were run
+    before."""
     monkeypatch.setattr(cli, "main", lambda *, freeze=False: 3)
     monkeypatch.setattr(sys, "argv", ["pokerbots", *argv])
     monkeypatch.setattr(cli.threading, "active_count", lambda: threads)
+    monkeypatch.setattr(cli.sys, "getprofile", lambda: profiler)
+    monkeypatch.setattr(cli.sys, "gettrace", lambda: tracer)
     out = _Output()
     monkeypatch.setattr(sys, "stdout", out)
     handled: list[int] = []
@@ -207,12 +214,28 @@ def test_a_scrimmage_leaves_at_once_its_output_flushed(monkeypatch: pytest.Monke
     assert _run_leaving(monkeypatch, ["replay", "somewhere"])[:2] == ("sys.exit", 3)
 
 
-def test_a_scrimmage_exits_the_usual_way_while_another_thread_runs(
+def test_a_scrimmage_exits_the_usual_way_while_another_thread_runs_or_a_profiler_watches(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The interpreter's exit waits for a thread that is not a daemon; leaving at once would
-    not."""
-    assert _run_leaving(monkeypatch, ["scrimmage", "a"], threads=2) == ("sys.exit", 3, 0, 0)
+    """The interpreter's exit waits for a thread that is not a daemon, and a profiler or a
+    tracer writes what it found after the program ends; leaving at once would lose both."""
+    usual = ("sys.exit", 3, 0, 0)
+    assert _run_leaving(monkeypatch, ["scrimmage", "a"], threads=2) == usual
+    assert _run_leaving(monkeypatch, ["scrimmage", "a"], profiler=object()) == usual
+    assert _run_leaving(monkeypatch, ["scrimmage", "a"], tracer=object()) == usual
+
+
+def test_a_profiled_scrimmage_keeps_its_profile(tmp_path: Path) -> None:
+    """``python -m cProfile -o FILE -m local_runner.cli scrimmage ...`` writes FILE."""
+    profile = tmp_path / "scrimmage.prof"
+    done = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "local_runner.cli",
+         "scrimmage", "builtin:random", "builtin:checkcall", "--rounds", "10", "--out",
+         str(tmp_path / "run")],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert profile.stat().st_size > 0
 
 
 #: The ``pokerbots`` command, with a note of the status it left by ``os._exit`` (if it did)
