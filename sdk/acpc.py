@@ -749,7 +749,7 @@ def wire_token(state: RoundState, action: Action) -> str:
         return "c"
     if kind is FoldAction:
         return "f"
-    if type(action) is RaiseAction and state.rules.limit is None:
+    if isinstance(action, RaiseAction) and state.rules.limit is None:  # as action_to_wire
         amount = action.amount
         if type(amount) is int and amount > 0:  # else the long way says what is wrong
             return f"r{amount + committed_before_street(state)}"
