@@ -144,7 +144,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--python",
         metavar="PYTHON",
         help='the interpreter bots get as python3: "auto" (default: the python3 on PATH if it '
-        'can import eval7, else the kit\'s), "path", "kit", or an interpreter\'s path',
+        'has eval7 installed, else the kit\'s), "path", "kit", or an interpreter\'s path',
     )
     parser.set_defaults(handler=run)
     add_phh_option(parser)
