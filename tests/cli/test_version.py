@@ -15,6 +15,7 @@ from local_runner.cli import kit_version
 from local_runner.compiled import engine_build
 from local_runner.submission.new import create_bot
 from local_runner.submission.vendor import MANIFEST
+from sdk import _declared_version, _installed_version
 from tests.cli.test_startup import modules_after
 from tests.conftest import ROOT
 
@@ -28,6 +29,58 @@ def declared() -> str:
 def test_the_sdk_reads_the_version_pyproject_declares() -> None:
     assert sdk.__version__ == declared()
     assert kit_version() == f"pokerbots-kit {declared()}"
+
+
+@pytest.mark.slow  # starts an interpreter
+def test_the_version_is_read_without_parsing_all_of_pyproject() -> None:
+    """The checkout's version costs a file read and two regular expressions: no tomllib
+    (4-5 ms of every scrimmage, for summary.json), no importlib.metadata (about 20 ms)."""
+    loaded = modules_after("import sdk\nassert sdk.__version__")
+    assert not loaded & {"tomllib", "importlib.metadata"}
+    assert _declared_version((ROOT / "pyproject.toml").read_text(encoding="utf-8")) == declared()
+
+
+@pytest.mark.parametrize(
+    ("table", "version"),
+    [
+        ('name = "pokerbots-kit"\nversion = "1.0.0"\n', "1.0.0"),
+        ("name = \"pokerbots-kit\"\nversion = '2.0.0'\n", "2.0.0"),  # a literal string
+        ('version = "3.0.0"   # the next release\nname = "pokerbots-kit"\n', "3.0.0"),
+        # A multi-line string that holds a version line of its own.
+        (
+            'name = "pokerbots-kit"\nversion = "4.0.0"\n'
+            'description = """\nversion = "6.6.6"\n"""\n',
+            "4.0.0",
+        ),
+        ('name = "pokerbots-kit"\ndynamic = ["version"]\n', None),
+        ('name = "someone-else"\nversion = "5.0.0"\n', None),
+    ],
+)
+def test_a_declared_version_reads_as_tomllib_reads_it(table: str, version: str | None) -> None:
+    head = '[build-system]\nrequires = ["setuptools"]\n\n[project]\n'
+    text = f'{head}{table}\n[tool.x]\nversion = "7"\n'
+    assert _declared_version(text) == version
+    project = tomllib.loads(text)["project"]
+    if version is not None:
+        assert project["version"] == version
+
+
+def test_an_installed_kit_reads_the_metadata_beside_it(tmp_path: Path) -> None:
+    """An installed kit (a wheel: no pyproject.toml beside the package) reads the version pip
+    wrote next to it; where that is not one clear answer, importlib.metadata's."""
+    info = tmp_path / "pokerbots_kit-3.4.5.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: pokerbots-kit\nVersion: 3.4.5\n\nVersion: 9 (the body)\n",
+        encoding="utf-8",
+    )
+    assert _installed_version(tmp_path) == "3.4.5"
+    from importlib.metadata import version
+
+    (tmp_path / "pokerbots_kit-3.4.4.dist-info").mkdir()  # a stale copy: ask importlib
+    (tmp_path / "pokerbots_kit-3.4.4.dist-info" / "METADATA").write_text("Version: 3.4.4\n")
+    assert _installed_version(tmp_path) == version("pokerbots-kit")
+    assert _installed_version(tmp_path / "nothing-here") == version("pokerbots-kit")
 
 
 @pytest.mark.slow  # starts the command

@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 from types import ModuleType
@@ -211,6 +212,21 @@ def test_a_compiled_wheel_plays_the_same_hands_and_passes_the_engines_tests(
     assert pure_engine.endswith(".py")
     assert len(pure) == 300
     assert compiled == pure
+
+    # The installed copy has no pyproject.toml beside it: its version is the one the wheel's
+    # metadata holds, read there (importlib.metadata, which looks through every folder of
+    # sys.path, is not needed).
+    code = (
+        "import sys; sys.path.insert(0, '.'); import sdk; "
+        "print(sdk.__version__, sdk.__file__, 'importlib.metadata' in sys.modules)"
+    )
+    said = subprocess.run(
+        [sys.executable, "-I", "-c", code], cwd=tree, capture_output=True, text=True, timeout=60
+    )
+    version, where, looked_through = said.stdout.split()
+    assert Path(where).parent == tree / "sdk", said.stderr
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert (version, looked_through) == (project["version"], "False")
 
     # The engine's tests, run from beside the installed wheel so that they import it.
     for folder in ("tests", "skeleton"):
