@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import subprocess
 import sys
@@ -75,12 +76,13 @@ def test_an_installed_kit_reads_the_metadata_beside_it(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert _installed_version(tmp_path) == "3.4.5"
-    from importlib.metadata import version
-
-    (tmp_path / "pokerbots_kit-3.4.4.dist-info").mkdir()  # a stale copy: ask importlib
-    (tmp_path / "pokerbots_kit-3.4.4.dist-info" / "METADATA").write_text("Version: 3.4.4\n")
-    assert _installed_version(tmp_path) == version("pokerbots-kit")
-    assert _installed_version(tmp_path / "nothing-here") == version("pokerbots-kit")
+    (tmp_path / "pokerbots_kit-3.4.4.dist-info").mkdir()  # a stale copy: ask importlib.metadata
+    stale = tmp_path / "pokerbots_kit-3.4.4.dist-info" / "METADATA"
+    stale.write_text("Version: 3.4.4\n", encoding="utf-8")
+    assert _installed_version(tmp_path) == importlib.metadata.version("pokerbots-kit")
+    assert _installed_version(tmp_path / "nothing-here") == importlib.metadata.version(
+        "pokerbots-kit"
+    )
 
 
 @pytest.mark.slow  # starts the command
