@@ -1,7 +1,8 @@
 """Recognise every process a bot started, and end them, through psutil (Linux, macOS, WSL).
 
 * each one inherits ``POKERBOTS_BOT_TOKEN=<random hex>`` in its environment, which survives a
-  double fork into a new session and reparenting to init;
+  double fork into a new session and reparenting to init (the environment of a process that
+  started before the bot is not read: it cannot be the bot's);
 * members of the bot's session and descendants of recognised processes count too, which
   catches a child that replaced its environment;
 * processes seen once are remembered by (pid, start time), so a reused pid is never mistaken
@@ -45,6 +46,11 @@ __all__ = [
 TOKEN_VAR = "POKERBOTS_BOT_TOKEN"
 PORTABLE_VAR = "POKERBOTS_PORTABLE_PROCESSES"
 _KILL_GIVE_UP = 2.0  # how long to keep sending SIGKILL before reporting survivors
+#: Seconds before the bot's start from which a process's environment is still read for the
+#: token.  A process of the bot starts after the bot, and its start is read the same way
+#: (psutil: boot time plus clock ticks), so this only keeps a margin for the boot time's
+#: estimate; older processes, most of a machine's, are not looked into (see ``_scan``).
+_TOKEN_SLACK = 1.0
 #: prctl option that makes orphaned descendants reparent to the caller.
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -182,13 +188,18 @@ class ProcessTracker:
     def _scan(self, procs: dict[int, ProcInfo]) -> dict[int, ProcInfo]:
         me = os.getpid()
         ours: dict[int, ProcInfo] = {}
+        # Only a process started after the bot can carry its token: the environment of the
+        # older ones is not read.  Reading every process's cost a tracker about 30 µs each, on
+        # the watcher's thread in the middle of the match: with 400 more processes on the
+        # machine (a laptop has as many), a 1000-hand scrimmage took 100 ms longer.
+        young = self._root_start - _TOKEN_SLACK
         for proc in procs.values():
             key = (proc.pid, proc.start)
             in_session = proc.session == self.root and proc.start >= self._root_start
             if proc.pid != me and (
                 key in self._known
                 or in_session
-                or (key not in self._foreign and self._has_token(proc.pid))
+                or (proc.start >= young and key not in self._foreign and self._has_token(proc.pid))
             ):
                 ours[proc.pid] = proc
         children: dict[int, list[ProcInfo]] = {}

@@ -6,9 +6,11 @@ The hostile-bot corpus runs on both paths (``tests/engine/test_hostile.py``).
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -70,3 +72,48 @@ def test_a_scan_that_refreshes_only_some_pids_still_sees_new_processes(tmp_path:
         if child.poll() is None:
             child.kill()
             child.wait()
+
+
+@pytest.mark.slow  # waits past the slack
+def test_a_process_older_than_the_bot_is_not_looked_into(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only processes started after the bot can carry its token, so only their environments
+    are read: reading every process's cost 100 ms of a 1000-hand scrimmage on a machine with
+    400 more processes. A younger process that carries the token is still the bot's, outside
+    its session and its line of descent."""
+    token = "c0ffee" * 4
+    env = {**os.environ, proc_tracker.TOKEN_VAR: token}
+    sleeper = [sys.executable, "-c", "import time; time.sleep(30)"]
+    old = subprocess.Popen(sleeper, env=env)  # the token, but older than the bot
+    started = []
+    try:
+        started.append(old)
+        time.sleep(proc_tracker._TOKEN_SLACK + 0.3)
+        root = subprocess.Popen(sleeper, env=env, start_new_session=True)
+        started.append(root)
+        young = subprocess.Popen(sleeper, env=env)  # the runner's child, not the bot's
+        started.append(young)
+        tracker = proc_tracker.ProcessTracker(token, root.pid)
+        looked_into: list[int] = []
+        has_token = proc_tracker.ProcessTracker._has_token
+
+        def spying(self: proc_tracker.ProcessTracker, pid: int) -> bool:
+            looked_into.append(pid)
+            return has_token(self, pid)
+
+        monkeypatch.setattr(proc_tracker.ProcessTracker, "_has_token", spying)
+        snapshot = proc_tracker.scan_processes()
+        found = tracker.scan(snapshot)
+        assert root.pid in found and young.pid in found and old.pid not in found
+        assert young.pid in looked_into
+        bot_start = snapshot[root.pid].start
+        older = {
+            pid
+            for pid, info in snapshot.items()
+            if info.start < bot_start - proc_tracker._TOKEN_SLACK
+        }
+        assert old.pid in older and len(older) > 1  # init, at least, is older too
+        assert not older & set(looked_into)
+    finally:
+        for process in started:
+            process.kill()
+            process.wait()
