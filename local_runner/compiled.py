@@ -52,6 +52,7 @@ MODULES: tuple[str, ...] = (
     "local_runner/runs/hands.py",
     "local_runner/runs/writer.py",
     "local_runner/runs/dealer_log.py",
+    "local_runner/runs/hand_pack.py",
     "local_runner/bots/builtin.py",
 )
 

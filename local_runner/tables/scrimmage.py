@@ -182,7 +182,7 @@ def run_scrimmage(
                     logs: list[HandLog] = [writer]
                     if dealer_log is not None:
                         logs.append(dealer_log)
-                    handoff = LogHandoff(logs, free)
+                    handoff = LogHandoff(logs, free, config.rules)
                     cleanup.callback(handoff.finish)  # (before the logs close)
             settings = MatchSettings(
                 reply_timeout=config.runner.reply_limit(config.rules),

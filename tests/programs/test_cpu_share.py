@@ -369,7 +369,7 @@ def test_a_shared_matchs_logs_are_written_on_a_free_cpu_and_read_the_same(
     shared, shared_out = _match(tmp_path / "shared", [first, second], "acpc-2pn")
     # Every CPU the runner may use but the one the match shared.
     assert len(handoffs) == 1 and len(handoffs[0].cpus) == len(os.sched_getaffinity(0)) - 1
-    assert handoffs[0].children >= 1  # at least the last hands' child
+    assert handoffs[0].batches >= 1 and handoffs[0].written_here == 0  # the writer wrote
     alone, alone_out = _match(tmp_path / "alone", [first, second], "acpc-2pn", share_cpu=False)
     assert len(handoffs) == 1  # none without sharing
     assert _faults(shared) == _faults(alone) == [{}, {}]

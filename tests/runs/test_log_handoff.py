@@ -1,10 +1,11 @@
-"""The hands' logs written by a child process: the same bytes as written by the runner, a
-failed child's batch written by the runner instead, and an error still raised."""
+"""The hands' logs written by a writer process: the same bytes as written by the runner, what
+a failed writer did not confirm written by the runner instead, and an error still raised."""
 
 from __future__ import annotations
 
 import os
 import signal
+import socket
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -64,24 +65,39 @@ def _inline(tmp_path: Path, rules: Rules, records: list[HandRecord]) -> dict[str
 
 
 @pytest.mark.parametrize("variant", ["acpc-2pn", "acpc-3pl"])
-def test_the_child_writes_the_same_bytes_as_the_runner(
+def test_the_writer_writes_the_same_bytes_as_the_runner(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variant: str
 ) -> None:
     rules, records = _records(variant, 400)
     expected = _inline(tmp_path, rules, records)
-    monkeypatch.setattr(log_handoff, "BATCH_SECONDS", 0.0)  # a child whenever one is done
+    monkeypatch.setattr(log_handoff, "BATCH_SECONDS", 0.0)  # a batch with every hand
     logs = _Logs(tmp_path / "handed", rules, records[0].players)
-    handoff = LogHandoff(logs.logs, _cpus())
-    for start in (0, 100, 200):
-        for record in records[start : start + 100]:
-            handoff.on_hand(record)
-        handoff.hand_off()
-        handoff.wait()
-    for record in records[300:]:
+    handoff = LogHandoff(logs.logs, _cpus(), rules)
+    for record in records:
+        handoff.on_hand(record)
+    handoff.hand_off()
+    handoff.finish()
+    assert handoff.batches == 400
+    assert handoff.written_here == 0  # the writer wrote every hand
+    assert logs.close() == expected
+
+
+def test_without_a_writer_the_runner_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules, records = _records("acpc-2pn", 50)
+    expected = _inline(tmp_path, rules, records)
+
+    def no_fork() -> int:
+        raise OSError("no process to spare")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    logs = _Logs(tmp_path / "handed", rules, records[0].players)
+    handoff = LogHandoff(logs.logs, (), rules)
+    for record in records:
         handoff.on_hand(record)
     handoff.finish()
-    assert handoff.children >= 3
-    assert handoff.written_here <= 100  # the children wrote the rest
+    assert handoff.written_here == 50 and handoff.batches == 0
     assert logs.close() == expected
 
 
@@ -109,27 +125,80 @@ class _FailingInChild:
             raise OSError("the disk is full")
 
 
-@pytest.mark.parametrize("pidfd", [True, False])
-@pytest.mark.parametrize("how", ["raises", "killed", "hangs"])
-def test_a_failed_childs_batch_is_cut_back_and_written_by_the_runner(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str, pidfd: bool
+@pytest.mark.parametrize(
+    ("how", "hands", "pidfd"),
+    [
+        ("raises", 200, True),
+        ("killed", 200, True),
+        ("hangs", 200, True),
+        ("hangs", 200, False),  # where there is no process descriptor: the wait polls
+        ("hangs", 3000, True),  # more than its pipe holds: the runner waits for room, not more
+    ],
+)
+def test_what_a_failed_writer_did_not_confirm_is_cut_back_and_written_by_the_runner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str, hands: int, pidfd: bool
 ) -> None:
-    rules, records = _records("acpc-2pn", 200)
+    rules, records = _records("acpc-2pn", hands)
     expected = _inline(tmp_path, rules, records)
     monkeypatch.setattr(log_handoff, "BATCH_SECONDS", 0.0)
-    monkeypatch.setattr(log_handoff, "CHILD_PATIENCE", 0.3)  # a hung child is ended then
-    if not pidfd:  # where there is no process descriptor: the wait polls
+    monkeypatch.setattr(log_handoff, "CHILD_PATIENCE", 0.3)  # a hung writer is ended then
+    if not pidfd:
         monkeypatch.delattr(os, "pidfd_open", raising=False)
     start = time.monotonic()
     logs = _Logs(tmp_path / "handed", rules, records[0].players)
     failing = [_FailingInChild(log, how) for log in logs.logs]
-    handoff = LogHandoff(failing, ())
+    handoff = LogHandoff(failing, (), rules)
     for record in records:
         handoff.on_hand(record)
+    handoff.hand_off()
     handoff.finish()
-    assert handoff.children >= 1 and handoff.written_here > 0
+    # The writer confirmed the first 49 hands; the runner wrote the rest, the 50th among them.
+    assert handoff.written_here == hands - 49
     assert logs.close() == expected
-    assert time.monotonic() - start < 20  # a hung child was not waited for its minute
+    assert time.monotonic() - start < 20  # a hung writer was not waited for its minute
+
+
+def test_a_writer_killed_mid_match_leaves_the_rest_to_the_runner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules, records = _records("acpc-2pn", 300)
+    expected = _inline(tmp_path, rules, records)
+    monkeypatch.setattr(log_handoff, "BATCH_SECONDS", 0.0)
+    logs = _Logs(tmp_path / "handed", rules, records[0].players)
+    handoff = LogHandoff(logs.logs, (), rules)
+    for record in records[:100]:
+        handoff.on_hand(record)
+    writer = handoff._pid
+    assert writer is not None
+    os.kill(writer, signal.SIGKILL)
+    os.waitid(os.P_PID, writer, os.WEXITED | os.WNOWAIT)  # gone (not reaped: the runner does)
+    for record in records[100:]:
+        handoff.on_hand(record)  # a broken pipe: the runner takes over at once
+    assert handoff._pid is None and handoff.written_here >= 200
+    handoff.finish()
+    assert logs.close() == expected
+    with pytest.raises(ChildProcessError):
+        os.waitpid(writer, os.WNOHANG)  # reaped, not left a zombie
+
+
+def test_the_writer_keeps_no_other_descriptor_open(tmp_path: Path) -> None:
+    """A bot's connection, open in the runner when the writer starts, ends when the runner
+    closes it: the writer does not hold it open."""
+    rules, records = _records("acpc-2pn", 5)
+    runner_end, bot_end = socket.socketpair()
+    logs = _Logs(tmp_path / "handed", rules, records[0].players)
+    handoff = LogHandoff(logs.logs, (), rules)
+    try:
+        runner_end.close()
+        bot_end.settimeout(5)
+        assert bot_end.recv(1) == b""  # the end of the connection, with the writer alive
+        assert handoff._pid is not None and os.waitpid(handoff._pid, os.WNOHANG) == (0, 0)
+    finally:
+        bot_end.close()
+        for record in records:
+            handoff.on_hand(record)
+        handoff.finish()
+    assert handoff.written_here == 0
 
 
 def test_an_error_in_the_lines_still_raises_in_the_runner(
@@ -143,7 +212,7 @@ def test_an_error_in_the_lines_still_raises_in_the_runner(
         raise ValueError(f"no line for hand {record.number}")
 
     monkeypatch.setattr(logs.writer, "write_hand", broken)
-    handoff = LogHandoff(logs.logs, ())
+    handoff = LogHandoff(logs.logs, (), rules)
     with pytest.raises(ValueError, match="no line for hand 1"):
         for record in records:
             handoff.on_hand(record)
