@@ -515,8 +515,8 @@ def report(cases: list[Case]) -> None:
         "\nTimes are whole commands, medians of interleaved rounds; anchor/kit above 1 means "
         "the kit is faster. Runner CPU: the top process alone (the engine, the dealer, "
         "`pokerbots`), start-up included; children: the bots it started and reaped (for the "
-        "dealer, the players this script started; for the kit, also the short-lived copies of "
-        "the runner that write its logs while a match shares a CPU)."
+        "dealer, the players this script started; for the kit, also the copy of the runner "
+        "that writes its logs while a match shares a CPU)."
     )
 
 

@@ -3,10 +3,10 @@
     python benchmarks/runner_parts.py [--rounds 8] [--only WORDS] [--parts logs,stats,...]
         [--dealer DIR]
 
-A profile of the runner misses part of what the hands' logs cost: the runner forks a child
-about ten times a second to write them (:mod:`local_runner.runs.log_handoff`), and each fork
-makes every page the runner writes afterwards a copy-on-write fault, time that no Python
-profiler shows.  This diagnostic measures instead: the same ``pokerbots scrimmage`` runs
+A profile of the runner misses part of what the hands' logs cost: they are written by a
+copy of the runner on another CPU (:mod:`local_runner.runs.log_handoff`), and what the runner
+pays for that (packing each hand, a pipe, sharing the machine's caches with the writer) is
+spread thin.  This diagnostic measures instead: the same ``pokerbots scrimmage`` runs
 with one part of the runner's work replaced by nothing, in interleaved rounds, and the
 difference of the medians is that part's cost.  A run with a part switched off is not a
 correct match (no logs, no statistics, or every showdown a tie): it is a measurement, never
@@ -15,10 +15,10 @@ a way to play.
 The parts (``--parts``; ``all`` is the unchanged command, always measured):
 
 * ``logs``: no line of ``gamelog.txt``, ``hands.jsonl`` or ``dealer.log`` is made, kept or
-  written (the hand-off to a child included);
-* ``nofork``: the hands are kept for the hand-off and dropped when a child is due, never
-  written: what keeping them costs, without the forks and the writing;
-* ``inline``: the lines are written by the runner itself as each hand ends, with no child;
+  written (no hand packed or sent to the writer);
+* ``nosend``: the hands are packed for the writer and dropped, never sent or written: what
+  packing them costs, without the pipe and the writing;
+* ``inline``: no writer: the lines are written by the runner itself as each hand ends;
 * ``stats``: no per-hand moments for the intervals of ``summary.json``;
 * ``curve``: no bankroll curve;
 * ``showdown``: no hand is evaluated at a showdown (every one is a tie).
@@ -60,10 +60,10 @@ PARTS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("local_runner.runs.writer", "MatchLogWriter.on_hand", "lambda self, record: None"),
         ("local_runner.runs.dealer_log", "DealerLogWriter.on_hand", "lambda self, record: None"),
     ),
-    "nofork": (
-        ("local_runner.runs.log_handoff", "LogHandoff._start", "lambda self: self._batch.clear()"),
+    "nosend": (
+        ("local_runner.runs.log_handoff", "LogHandoff._send", "lambda self: self._batch.clear()"),
     ),
-    "inline": (("local_runner.runs.log_handoff", "LogHandoff.on_hand", "_INLINE"),),
+    "inline": (("local_runner.runs.log_handoff", "LogHandoff._start", "lambda self: None"),),
     "stats": (
         ("local_runner.results.match_stats", "MatchStats.__call__", "lambda self, record: None"),
     ),
@@ -82,11 +82,6 @@ PARTS: dict[str, tuple[tuple[str, str, str], ...]] = {
 DRIVER = """
 import importlib, sys
 
-def _inline(self, record):  # the hand-off's bookkeeping, then the lines written here
-    for log in self.logs:
-        log.tally(record)
-    self._write_here([record])
-
 PARTS = {parts!r}
 for name in filter(None, sys.argv[1].split(",")):
     for module_name, path, replacement in PARTS[name]:
@@ -96,8 +91,7 @@ for name in filter(None, sys.argv[1].split(",")):
             owner = getattr(owner, step)
         if not hasattr(owner, attribute):
             raise SystemExit(f"runner_parts: {{module_name}}.{{path}} no longer exists")
-        value = _inline if replacement == "_INLINE" else eval(replacement)
-        setattr(owner, attribute, value)
+        setattr(owner, attribute, eval(replacement))
 sys.argv = ["pokerbots", *sys.argv[2:]]
 from local_runner.cli import run
 run()

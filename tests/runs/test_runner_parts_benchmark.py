@@ -21,7 +21,7 @@ def _benchmark() -> ModuleType:
 
 def test_every_part_names_a_function_that_exists() -> None:
     parts = _benchmark().PARTS
-    assert {"logs", "nofork", "inline", "stats", "curve", "showdown"} <= set(parts)
+    assert {"logs", "nosend", "inline", "stats", "curve", "showdown"} <= set(parts)
     for name, targets in parts.items():
         for module_name, path, _ in targets:
             owner: object = importlib.import_module(module_name)
