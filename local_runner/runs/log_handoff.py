@@ -144,11 +144,14 @@ class LogHandoff:
         if self._pid is None:  # the writer failed while the last batches went
             return
         pid = self._pid
-        status = wait_for_child(pid, CHILD_PATIENCE)
-        if status is None:  # a writer that could never finish: end it
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-            status = os.waitpid(pid, 0)[1]
+        try:
+            status = wait_for_child(pid, CHILD_PATIENCE)
+            if status is None:  # a writer that could never finish: end it
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                status = os.waitpid(pid, 0)[1]
+        except ChildProcessError:  # reaped elsewhere: what it confirmed is what counts
+            status = 0
         self._read_acks()
         self._end_writer(failed=status != 0 or bool(self._unconfirmed), reaped=True)
 

@@ -217,3 +217,18 @@ def test_an_error_in_the_lines_still_raises_in_the_runner(
         for record in records:
             handoff.on_hand(record)
         handoff.finish()
+
+
+def test_a_writer_reaped_elsewhere_counts_by_what_it_confirmed(tmp_path: Path) -> None:
+    rules, records = _records("acpc-2pn", 60)
+    expected = _inline(tmp_path, rules, records)
+    logs = _Logs(tmp_path / "handed", rules, records[0].players)
+    handoff = LogHandoff(logs.logs, (), rules)
+    for record in records:
+        handoff.on_hand(record)
+    handoff.hand_off()
+    writer = handoff._pid
+    assert writer is not None
+    os.waitpid(writer, 0)  # someone else's wait for any child got there first
+    handoff.finish()
+    assert logs.close() == expected
