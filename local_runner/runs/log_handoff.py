@@ -16,8 +16,8 @@ those copies once.  Why not pickled records: pickling a record's round states co
 about 15 µs a hand, more than the forks did.
 
 What the writer may touch is small on purpose: the pipe, the writers' formatting and the log
-files (every other descriptor it inherited is closed, so that, for one, a bot sees the end of
-its connection when the runner closes it).  It leaves with ``os._exit``, without ``atexit``
+files (every other descriptor it inherited, but standard input, output and error, is closed,
+so that, for one, a bot sees the end of its connection when the runner closes it).  It leaves with ``os._exit``, without ``atexit``
 handlers or flushing any file of the runner's; Ctrl-C and SIGTERM stay blocked in it (the
 runner handles them; the writer ends when the pipe does, and one that has not after
 :data:`CHILD_PATIENCE` is killed).
