@@ -19,6 +19,8 @@ from typing import NamedTuple, NoReturn
 
 from sdk.errors import KitError
 
+from ..engine.interrupts import interrupt
+
 __all__ = ["COMMANDS", "Command", "build_parser", "chosen_commands", "kit_version", "main", "run"]
 
 
@@ -133,10 +135,6 @@ def build_parser(chosen: Iterable[str] | None = None) -> argparse.ArgumentParser
     return parser
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def main(argv: Sequence[str] | None = None, *, freeze: bool = False) -> int:
     """Run the command line; returns the exit status (0 ok, 1 failed check, 2 usage error).
 
@@ -151,11 +149,13 @@ def main(argv: Sequence[str] | None = None, *, freeze: bool = False) -> int:
     SIGTERM and SIGINT are handled like Ctrl-C (even when SIGINT was ignored at start): bots
     are stopped and the logs so far are written.
     """
-    signal.signal(signal.SIGTERM, _interrupt)
+    # Both raise KeyboardInterrupt, held back while a match counts a finished hand (so that
+    # the hand is in the logs, the bankrolls and the summary, or in none of them).
+    signal.signal(signal.SIGTERM, interrupt)
     # A shell without job control starts `cmd &` with SIGINT ignored, and the ignored state
     # is inherited: a scheduler's or a script's `kill -INT` would then do nothing.  SIGINT
     # always means "stop as Ctrl-C does" for the kit's commands.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGINT, interrupt)
     words = sys.argv[1:] if argv is None else list(argv)
     chosen = chosen_commands(words)
     if any(command.starts_bots and command.name in chosen for command in COMMANDS):

@@ -38,6 +38,7 @@ from sdk.variants.permuted import draw_values
 
 from .dealer import Deal, bounty_ranks, deal_hand, showdown_ranks
 from .faults import Fault, FaultKind
+from .interrupts import counting
 from .records import (
     ActionEvent,
     AuctionEvent,
@@ -223,9 +224,20 @@ class Match:
                 if state.street != before.street:
                     state = self._deal_street(state, deal, record)
         self._settle(state, record, by_seat, deal)
-        self.hands_played = number
-        if self.on_hand is not None:
-            self.on_hand(record)
+        # The hand counts: all of it, or (Ctrl-C before this) none of it (engine.interrupts).
+        counting.active = True
+        try:
+            deltas = record.deltas
+            for seat, player in enumerate(by_seat):
+                player.result.bankroll += deltas[seat]
+            self.hands_played = number
+            if self.on_hand is not None:
+                self.on_hand(record)
+        finally:
+            counting.active = False
+            if counting.pending:  # a Ctrl-C came while the hand was being counted
+                counting.pending = False
+                raise KeyboardInterrupt
         return record
 
     def _decide(
@@ -374,8 +386,7 @@ class Match:
         record.showdown = showdown
         record.bounty_hits = terminal.bounty_hits
         record.terminal = terminal
-        for seat, player in enumerate(by_seat):
-            player.result.bankroll += deltas[seat]
+        for seat, player in enumerate(by_seat):  # (the bankrolls: when the hand counts)
             bot = player.seat
             if bot.outstanding:  # a seat not asked this hand still owes the last K
                 self._collect(player)

@@ -17,10 +17,10 @@ about 15 µs a hand, more than the forks did.
 
 What the writer may touch is small on purpose: the pipe, the writers' formatting and the log
 files (every other descriptor it inherited, but standard input, output and error, is closed,
-so that, for one, a bot sees the end of its connection when the runner closes it).  It leaves with ``os._exit``, without ``atexit``
-handlers or flushing any file of the runner's; Ctrl-C and SIGTERM stay blocked in it (the
-runner handles them; the writer ends when the pipe does, and one that has not after
-:data:`CHILD_PATIENCE` is killed).
+so that, for one, a bot sees the end of its connection when the runner closes it).  It
+leaves with ``os._exit``, without ``atexit`` handlers or flushing any file of the runner's;
+Ctrl-C and SIGTERM stay blocked in it (the runner handles them; the writer ends when the
+pipe does, and one that has not after :data:`CHILD_PATIENCE` is killed).
 
 Nothing is lost: after each batch the writer flushes the logs and tells the runner their
 sizes.  The runner keeps every batch the writer has not confirmed; when the writer fails
