@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 from sdk.errors import KitError
 
+from ..engine.interrupts import interrupt
 from ..install import install_command
 
 __all__ = [
@@ -87,7 +88,7 @@ def _on_interrupt(signum: int, frame: FrameType | None) -> None:
         return  # the match is already ending (a terminal's Ctrl-C and the runner's both came)
     _interrupted = True
     if _busy:
-        raise KeyboardInterrupt
+        interrupt(signum, frame)  # KeyboardInterrupt, held back while the match counts a hand
 
 
 def interrupt_workers(executor: Executor) -> None:
