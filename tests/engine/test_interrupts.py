@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -29,10 +30,12 @@ def kit_handler() -> Iterator[None]:
         counting.active = counting.pending = False
 
 
-def _match(hands: int, bots: list[object] | None = None) -> tuple[Match, list[HandRecord]]:
+def _match(hands: int, bots: list[Any] | None = None) -> tuple[Match, list[HandRecord]]:
+    """A match of ``bots`` (built-in bots, or wrappers that pass for one), and the records
+    its observer saw."""
     rules = Rules.for_variant("nlhe").replace(num_rounds=hands)
     bots = bots or [make_builtin("random", seat) for seat in (0, 1)]
-    seats = [InProcessSeat(f"p{i}", bot, rules) for i, bot in enumerate(bots)]  # type: ignore[arg-type]
+    seats = [InProcessSeat(f"p{i}", bot, rules) for i, bot in enumerate(bots)]
     seen: list[HandRecord] = []
     return Match(seats, rules, seed=4, on_hand=seen.append), seen
 

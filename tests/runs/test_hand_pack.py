@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import marshal
+from typing import Any
 
 import pytest
 
@@ -16,11 +17,12 @@ from local_runner.runs.hand_pack import pack_hand, unpack_hand
 from sdk.actions import Action, RaiseAction
 from sdk.games import VARIANTS
 from sdk.rules import Rules
-from sdk.states import RoundState
+from sdk.states import GameState, RoundState
 
 
-def _play(rules: Rules, bots: list[object], seed: int) -> list[HandRecord]:
-    seats = [InProcessSeat(f"p{i}", bot, rules) for i, bot in enumerate(bots)]  # type: ignore[arg-type]
+def _play(rules: Rules, bots: list[Any], seed: int) -> list[HandRecord]:
+    """``bots`` (built-in bots, or wrappers that pass for one) play ``rules``."""
+    seats = [InProcessSeat(f"p{i}", bot, rules) for i, bot in enumerate(bots)]
     records: list[HandRecord] = []
     Match(seats, rules, seed=seed, on_hand=records.append).play()
     return records
@@ -66,8 +68,8 @@ class _Illegal:
     def __getattr__(self, name: str) -> object:
         return getattr(self.inner, name)
 
-    def get_action(self, *args: object) -> Action:
-        action = self.inner.get_action(*args)
+    def get_action(self, game: GameState, state: RoundState, seat: int) -> Action:
+        action = self.inner.get_action(game, state, seat)
         if isinstance(action, RaiseAction):
             return RaiseAction(10**6)
         return action
