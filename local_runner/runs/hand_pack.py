@@ -4,7 +4,7 @@ The log writer process (:mod:`.log_handoff`) is fed the match's hands through a 
 Pickling a :class:`~local_runner.engine.records.HandRecord` costs the runner about 15 µs a
 hand, most of it the round state of every action; :func:`pack_hand` keeps only what the
 engine decided (the cards, each action as its MIT reply text, the streets, swaps, auction and
-faults), about 1.5 µs, and :func:`unpack_hand` plays the recorded events again from the
+faults), about 2 µs, and :func:`unpack_hand` plays the recorded events again from the
 hand's first state with the SDK's own transitions, so each action's state is rebuilt, equal
 to the engine's.  Only :attr:`~local_runner.engine.records.HandRecord.terminal` is not rebuilt
 (the logs do not read it): it comes back None.
@@ -103,14 +103,20 @@ def unpack_hand(packed: Packed, rules: Rules) -> HandRecord:
         values,
     ) = packed
     events = _replay(packed_events, RoundState.new_hand(rules, dealt, bounties), rules)
-    record = HandRecord(number, players, bankrolls, dealt, bounties, events, final_hands, board)
-    record.deltas, record.showdown, record.bounty_hits, record.values = (
+    return HandRecord(
+        number,
+        players,
+        bankrolls,
+        dealt,
+        bounties,
+        events,
+        final_hands,
+        board,
         deltas,
         showdown,
         bounty_hits,
         values,
     )
-    return record
 
 
 def _replay(packed_events: Packed, first: RoundState, rules: Rules) -> list[Event]:

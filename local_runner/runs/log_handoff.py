@@ -5,7 +5,7 @@ the machine's other CPUs are idle, and the lines of each hand (``gamelog.txt``,
 ``hands.jsonl``, ``dealer.log``: about 50 µs of the runner's Python a hand, a fifth of an
 ACPC match) are the one part of the runner's work that nothing waits for.  So the runner
 forks one writer when the match starts and sends it each finished hand through a pipe, as
-the plain values of :func:`~.hand_pack.pack_hand` (about 1.5 µs a hand), in a ``marshal``
+the plain values of :func:`~.hand_pack.pack_hand` (about 2 µs a hand), in a ``marshal``
 batch about fifty times a second.  The writer rebuilds each record
 (:func:`~.hand_pack.unpack_hand`) and writes its lines with the same writers.
 
@@ -101,6 +101,8 @@ class LogHandoff:
         self.written_here = 0
         """Hands whose lines the runner wrote itself (after a failed writer, or without one)."""
         self._files = [file for log in self.logs for file in log.files()]
+        # The writer's confirmation of a batch: the size of each log file after it.
+        self._sizes = struct.Struct(f"<{len(self._files)}Q")
         self._batch: list[Packed] = []
         self._unconfirmed: deque[bytes] = deque()  # sent, in order, not yet confirmed written
         self._pending = b""  # what the pipe has not taken yet
@@ -205,7 +207,6 @@ class LogHandoff:
             keep = sorted({0, 1, 2, hands, acks, *(file.fileno() for file in self._files)})
             for low, high in zip(keep, [*keep[1:], os.sysconf("SC_OPEN_MAX")], strict=True):
                 os.closerange(low + 1, high)
-            sizes = struct.Struct(f"<{len(self._files)}Q")
             with open(hands, "rb", closefd=False) as pipe:
                 while length := pipe.read(_LENGTH.size):
                     payload = pipe.read(_LENGTH.unpack(length)[0])
@@ -216,7 +217,7 @@ class LogHandoff:
                     for file in self._files:
                         file.flush()
                     ends = [os.fstat(file.fileno()).st_size for file in self._files]
-                    os.write(acks, sizes.pack(*ends))
+                    os.write(acks, self._sizes.pack(*ends))
             status = 0
         finally:
             os._exit(status)
@@ -258,7 +259,7 @@ class LogHandoff:
         """Read the writer's confirmations so far: each confirmed batch is dropped here."""
         if self._acks_fd < 0:
             return
-        width = 8 * len(self._files)
+        width = self._sizes.size
         while True:
             try:
                 data = os.read(self._acks_fd, 65536)
@@ -272,7 +273,7 @@ class LogHandoff:
                 self._unconfirmed.popleft()
             if whole:
                 last = self._acks[whole - width : whole]
-                self._confirmed_sizes = list(struct.unpack(f"<{len(self._files)}Q", last))
+                self._confirmed_sizes = list(self._sizes.unpack(last))
                 self._acks = self._acks[whole:]
 
     def _end_writer(self, failed: bool, reaped: bool = False) -> None:
