@@ -37,6 +37,12 @@ checkout, a bare repository, or a folder ``repo`` holding either.  The dealer is
 A case whose anchor is missing is skipped with a sentence saying what to set; the exit
 status is 0 unless a match itself failed (CI prints this as a report, never a gate).
 
+**Goals.** Each case's median ratio is judged against the kit's target for it
+(``targets.py``: at least 1.5 for two kit skeletons, 1.2 for two MIT skeletons, 1.0 in each
+ACPC game), in a ``goal`` column of both tables: "met" or "not met" for that run alone.  A
+case played with fewer hands than its goal is set for (``--quick``, ``--hands``) is shown
+"not judged": the start weighs more in a short match.
+
 **CPU.** For every measured command the benchmark waits for the top process to exit without
 reaping it (``waitid(..., WNOWAIT)``), reads its ``/proc/PID/stat`` while it is a zombie,
 then reaps it with ``wait4``.  ``utime + stime`` of that stat is the runner's own CPU, all
@@ -87,6 +93,9 @@ from mit_conformance import export as extract  # noqa: E402
 from sdk.gamedef import ACPC_GAMES  # noqa: E402
 from sdk.games import SEASONS  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # (a test loads this file by path)
+from targets import TARGETS, Target  # noqa: E402
+
 #: The game each MIT engine plays, as the kit names it (base: no-limit hold'em).
 YEARS: dict[str, str] = {"base": "nlhe", **{season[4:]: game for season, game in SEASONS.items()}}
 #: What an engine imports that may be missing (eval7 unless named; the 2020 prior draws with
@@ -135,6 +144,8 @@ class Case:
     kit: KitRunner
     sides: tuple[KitSide, ...] = ()
     """The further sides (``--spread``, ``--also``), each played in every round."""
+    target: Target | None = None
+    """The goal for anchor time / kit time (``targets.py``), reported, never enforced."""
     anchor_runs: list[Run] = field(default_factory=list)
     kit_runs: list[Run] = field(default_factory=list)
     side_runs: dict[str, list[Run]] = field(default_factory=dict)
@@ -244,9 +255,10 @@ def mit_case(
     work: Path,
     env: dict[str, str],
     sides: Sequence[KitSide] = (),
+    target: Target | None = None,
 ) -> Case:
     """A case: two copies of ``bot`` on the year's engine, and in the kit's scrimmage (and
-    as each of ``sides`` runs it)."""
+    as each of ``sides`` runs it), judged against ``target``."""
     _copy_bot(bot, engine / "bot_a")
     _copy_bot(bot, engine / "bot_b")
     with (engine / "config.py").open("a", encoding="utf-8") as config:
@@ -281,7 +293,7 @@ def mit_case(
         bots = [engine / "bot_a", engine / "bot_b"]
         return _kit_scrimmage(bots, YEARS[year], hands, seed, out, env, log, name, side)
 
-    return Case(name, hands, f"MIT {year} engine", anchor, kit, tuple(sides))
+    return Case(name, hands, f"MIT {year} engine", anchor, kit, tuple(sides), target)
 
 
 def _slug(name: str) -> str:
@@ -407,7 +419,7 @@ def acpc_case(
         out, log = folder / f"{tag}-{seed}", folder / f"{tag}-{seed}.log"
         return _kit_scrimmage(players, variant, hands, seed, out, env, log, variant, side)
 
-    return Case(variant, hands, "ACPC dealer", anchor, kit, tuple(sides))
+    return Case(variant, hands, "ACPC dealer", anchor, kit, tuple(sides), TARGETS["acpc"])
 
 
 def dealer_match(build: Path, gamefile: Path, seats: int, hands: int, seed: int, cwd: Path) -> Run:
@@ -467,10 +479,10 @@ def report(cases: list[Case]) -> None:
     """The table: medians, ratios anchor/kit with their spread, CPU per hand, the load."""
     print()
     print(
-        "| case | hands | anchor | anchor s | kit s | anchor/kit (min-max) "
+        "| case | hands | anchor | anchor s | kit s | anchor/kit (min-max) | goal "
         "| runner CPU µs/hand: anchor | kit | children CPU µs/hand: anchor | kit | load |"
     )
-    print("|---|---:|---|---:|---:|---|---:|---:|---:|---:|---|")
+    print("|---|---:|---|---:|---:|---|---|---:|---:|---:|---:|---|")
     for case in cases:
         if not case.anchor_runs:
             continue
@@ -485,6 +497,7 @@ def report(cases: list[Case]) -> None:
         print(
             f"| {case.name} | {case.hands} | {case.anchor_name} | {anchor:.2f} | {kit:.2f} "
             f"| {anchor / kit:.2f} ({min(ratios):.2f}-{max(ratios):.2f}) "
+            f"| {_goal(case, anchor / kit)} "
             f"| {per_hand(case.anchor_runs, 'runner_cpu')} "
             f"| {per_hand(case.kit_runs, 'runner_cpu')} "
             f"| {per_hand(case.anchor_runs, 'children_cpu')} "
@@ -494,10 +507,10 @@ def report(cases: list[Case]) -> None:
     sided = [case for case in cases if case.side_runs and case.anchor_runs]
     if sided:
         print(
-            "\n| case | side | kit s | side s | anchor/kit | anchor/side (min-max) "
+            "\n| case | side | kit s | side s | anchor/kit | anchor/side (min-max) | goal "
             "| side/kit | runner CPU µs/hand: kit | side |"
         )
-        print("|---|---|---:|---:|---:|---|---:|---:|---:|")
+        print("|---|---|---:|---:|---:|---|---|---:|---:|---:|")
     for case in sided:
         kit = _median([r.wall for r in case.kit_runs])
         anchor = _median([r.wall for r in case.anchor_runs])
@@ -509,6 +522,7 @@ def report(cases: list[Case]) -> None:
             print(
                 f"| {case.name} | {label} | {kit:.2f} | {side:.2f} | {anchor / kit:.2f} "
                 f"| {anchor / side:.2f} ({min(ratios):.2f}-{max(ratios):.2f}) "
+                f"| {_goal(case, anchor / side)} "
                 f"| {side / kit:.2f} | {kit_cpu:,.0f} | {side_cpu:,.0f} |"
             )
     print(
@@ -516,8 +530,19 @@ def report(cases: list[Case]) -> None:
         "the kit is faster. Runner CPU: the top process alone (the engine, the dealer, "
         "`pokerbots`), start-up included; children: the bots it started and reaped (for the "
         "dealer, the players this script started; for the kit, also the copy of the runner "
-        "that writes its logs while a match shares a CPU)."
+        "that writes its logs while a match shares a CPU). Goal: the kit's target for the "
+        "median ratio (benchmarks/targets.py), judged on this run alone; a report, never a "
+        "gate."
     )
+
+
+def _goal(case: Case, ratio: float) -> str:
+    """The case's goal and whether ``ratio`` meets it ("-" for a case without one)."""
+    if case.target is None:
+        return "-"
+    if not case.target.judges(case.hands):
+        return case.target.not_judged(case.hands)
+    return case.target.against_goal(ratio)
 
 
 def _engines_arg(text: str) -> dict[str, Path]:
@@ -646,6 +671,7 @@ def build_cases(args: argparse.Namespace, work: Path, env: dict[str, str]) -> li
                 copies,
                 env,
                 args.sides,
+                TARGETS["MIT skeleton"],
             )
         )
         if year == "base":
@@ -661,6 +687,7 @@ def build_cases(args: argparse.Namespace, work: Path, env: dict[str, str]) -> li
                     copies,
                     env,
                     args.sides,
+                    TARGETS["kit skeleton"],
                 ),
             )
     dealer = args.dealer or os.environ.get("POKERBOTS_ACPC_DEALER") or ROOT.parent / "acpc"

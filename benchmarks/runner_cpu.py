@@ -34,6 +34,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(HERE))  # (where targets.py is, however this file is run)
+from targets import TARGETS  # noqa: E402
 
 _PROBE = r"""
 import json, resource, sys, tempfile, time
@@ -132,6 +134,9 @@ def main() -> None:
             "hands_only_cpu_us_per_hand": round(
                 statistics.median(r["hands_cpu"] for r in rows) * 1e6
             ),
+            "goal": TARGETS["runner CPU"].against_goal(
+                statistics.median(r["hands_cpu"] for r in rows) * 1e6
+            ),
             "user_us_per_hand": round(
                 statistics.median(r["user"] for r in rows) / args.hands * 1e6
             ),
@@ -167,7 +172,8 @@ def main() -> None:
         print(
             f"  {name:8} cpu/hand {row['cpu_us_per_hand']:5} us (user {row['user_us_per_hand']}"
             f", system {row['system_us_per_hand']}; hands only "
-            f"{row['hands_only_cpu_us_per_hand']} us)  match {row['match_hands_per_s']} h/s"
+            f"{row['hands_only_cpu_us_per_hand']} us, goal {row['goal']})  match "
+            f"{row['match_hands_per_s']} h/s"
         )
         print(
             f"  {'':8} play_table {row['play_table_s']} s, before the first hand "

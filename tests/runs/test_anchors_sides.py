@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from local_runner.compiled import MODULES
 from tests.modules import load_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +26,8 @@ def _anchors() -> ModuleType:
 def test_also_names_the_side_by_the_engine_that_interpreter_runs() -> None:
     anchors = _anchors()
     side = anchors.other_kit_side(Path(sys.executable), dict(os.environ))
-    assert side.label in {"also: pure Python", "also: compiled with mypyc (17 modules)"}
+    compiled = f"also: compiled with mypyc ({len(MODULES)} modules)"
+    assert side.label in {"also: pure Python", compiled}
     assert side.command == (sys.executable, "-m", "local_runner.cli")
     assert side.extra == ()
 
@@ -80,4 +82,63 @@ def test_every_side_plays_every_round_interleaved_and_is_reported(
     anchors.report([case])
     table = capsys.readouterr().out
     # anchor 2.0 s, kit 1.0 s, the side 0.5 s; runner CPU is half the wall: 500 and 250 µs/hand
-    assert "| acpc-2pn | fast | 1.00 | 0.50 | 2.00 | 4.00 (4.00-4.00) | 0.50 | 500 | 250 |" in table
+    row = "| acpc-2pn | fast | 1.00 | 0.50 | 2.00 | 4.00 (4.00-4.00) | - | 0.50 | 500 | 250 |"
+    assert row in table
+
+
+def test_the_report_judges_each_ratio_against_the_case_target(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    anchors = _anchors()
+    walls = {"anchor": 0.9, "kit": 1.0, "fast": 0.5}
+
+    def kit(seed: int, side: Any) -> object:
+        wall = walls["kit" if side is None else side.label]
+        return anchors.Run(wall, wall / 2, 0.1, 0.5, 0.5)
+
+    def anchor(seed: int) -> object:
+        return anchors.Run(walls["anchor"], 0.45, 0.1, 0.5, 0.5)
+
+    fast = anchors.KitSide("fast", ("pokerbots",))
+    target = anchors.TARGETS["acpc"]
+    case = anchors.Case("acpc-2pn", 3000, "ACPC dealer", anchor, kit, (fast,), target)
+    short = anchors.Case("acpc-2pl", 1000, "ACPC dealer", anchor, kit, (), target)
+    assert anchors.measure([case, short], rounds=1) is False
+    anchors.report([case, short])
+    table = capsys.readouterr().out
+    # the kit at 0.90x misses the ACPC games' goal of 1.0x; the faster side (1.80x) meets it
+    row = "| acpc-2pn | 3000 | ACPC dealer | 0.90 | 1.00 | 0.90 (0.90-0.90) | ≥ 1.0x: not met |"
+    assert row in table
+    assert "| 0.90 | 1.80 (1.80-1.80) | ≥ 1.0x: met | 0.50 |" in table
+    # a shorter match than the goal's weighs the start more: its ratio is shown, not judged
+    judged = "| 0.90 (0.90-0.90) | not judged: 1000-hand matches, the goal ≥ 1.0x is for 3000 |"
+    assert "| acpc-2pl | 1000 | ACPC dealer | 0.90 | 1.00 " + judged in table
+
+
+def test_every_case_the_benchmark_builds_is_judged_against_its_goal(tmp_path: Path) -> None:
+    anchors = _anchors()
+    engines = {}
+    for year in ("base", "2024"):  # plain copies of an engine (no git): engine.py, a skeleton
+        engine = engines[year] = tmp_path / "engines" / year
+        (engine / "python_skeleton").mkdir(parents=True)
+        (engine / "engine.py").write_text("", encoding="utf-8")
+        (engine / "config.py").write_text("", encoding="utf-8")
+    dealer = tmp_path / "acpc"
+    dealer.mkdir()
+    for program in ("dealer", "example_player"):
+        (dealer / program).write_text("", encoding="utf-8")
+    args = argparse.Namespace(
+        mirrors=None, engines=engines, dealer=dealer, quick=False, hands=10, acpc_hands=30, sides=()
+    )
+    work = tmp_path / "work"
+    work.mkdir()
+    cases = anchors.build_cases(args, work, dict(os.environ))
+    goals = {case.name: case.target.goal_text for case in cases}
+    assert goals == {
+        "kit skeleton": "≥ 1.5x",
+        "MIT skeleton base": "≥ 1.2x",
+        "MIT skeleton 2024": "≥ 1.2x",
+        "acpc-2pl": "≥ 1.0x",
+        "acpc-2pn": "≥ 1.0x",
+        "acpc-3pl": "≥ 1.0x",
+    }
