@@ -88,35 +88,10 @@ def pack_hand(record: HandRecord) -> Packed:
 def unpack_hand(packed: Packed, rules: Rules) -> HandRecord:
     """The record :func:`pack_hand` packed, for a match of ``rules``: each action's state
     rebuilt by playing the events again (``terminal`` is None)."""
-    (
-        number,
-        players,
-        bankrolls,
-        dealt,
-        bounties,
-        packed_events,
-        final_hands,
-        board,
-        deltas,
-        showdown,
-        bounty_hits,
-        values,
-    ) = packed
+    # The fields in HandRecord's order, as pack_hand wrote them; only the events change.
+    number, players, bankrolls, dealt, bounties, packed_events, *after_events = packed
     events = _replay(packed_events, RoundState.new_hand(rules, dealt, bounties), rules)
-    return HandRecord(
-        number,
-        players,
-        bankrolls,
-        dealt,
-        bounties,
-        events,
-        final_hands,
-        board,
-        deltas,
-        showdown,
-        bounty_hits,
-        values,
-    )
+    return HandRecord(number, players, bankrolls, dealt, bounties, events, *after_events)
 
 
 def _replay(packed_events: Packed, first: RoundState, rules: Rules) -> list[Event]:
