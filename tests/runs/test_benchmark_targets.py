@@ -4,6 +4,7 @@ beside its target, judged as they print it (never a gate)."""
 from __future__ import annotations
 
 import doctest
+import subprocess
 from pathlib import Path
 from types import ModuleType
 
@@ -56,5 +57,28 @@ def test_a_figure_is_judged_as_printed() -> None:
 def test_every_target_says_which_benchmark_measures_it() -> None:
     benchmarks = {path.name for path in (ROOT / "benchmarks").glob("*.py")}
     for name, target in _targets().TARGETS.items():
-        script = target.measured.split(":")[0]
+        script = target.measured.split(":")[0].split()[0]
         assert script in benchmarks, f"{name}: {script} is not a benchmark"
+
+
+def test_a_relative_goal_names_a_commit_of_this_repository() -> None:
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: the commit cannot be looked up")
+    relative = [t for t in _targets().TARGETS.values() if t.baseline is not None]
+    assert relative, "the state machine's goal is relative to the commit it was set at"
+    for target in relative:
+        found = subprocess.run(
+            ["git", "-C", str(ROOT), "cat-file", "-e", f"{target.baseline}^{{commit}}"],
+            capture_output=True,
+            check=False,
+        )
+        assert found.returncode == 0, f"{target.baseline} is not a commit here"
+
+
+def test_a_missing_goal_commit_is_a_clear_error() -> None:
+    targets = _targets()
+    state_machine = load_file("state_machine", ROOT / "benchmarks" / "state_machine.py")
+    absent = targets.Target(1.0, True, "x", "state_machine.py: test", baseline="0" * 40)
+    checkout = state_machine.goal_checkout(absent)
+    with pytest.raises(SystemExit, match=r"needs commit 0{40} .*give --baseline DIR"):
+        checkout.__enter__()
