@@ -1,6 +1,7 @@
 """Every link and every file the documentation names exists.
 
-Checked in README.md and every page under docs/: relative markdown links, and
+Checked in README.md and every page under docs/: relative markdown links (and the heading
+a ``page.md#anchor`` link names), and
 backticked paths that name a file of the repository (``docs/x.md``, ``tests/...``, a
 path ending in a source or text extension) or of a bot made by ``pokerbots new``
 (``sdk/VENDORED.json``, ``tests/test_player.py``).  A path resolves against the
@@ -30,6 +31,33 @@ PATH = re.compile(r"[A-Za-z0-9_][\w.\-]*(?:/[\w.\-]+)*/?")
 FILE_EXTENSIONS = (".md", ".py", ".txt", ".toml", ".json", ".jsonl", ".sh", ".cfg", ".yml")
 #: Top-level folders of the repository: a path starting with one names a repository file.
 TOP_FOLDERS = {path.name for path in ROOT.iterdir() if path.is_dir() and path.name[0] != "."}
+
+
+#: A markdown heading: its level's hashes, then its text.
+HEADING = re.compile(r"#{1,6}\s+(.+?)\s*#*\s*$")
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors a renderer such as GitHub's makes for the page's headings: the text in
+    lower case, without punctuation, spaces as hyphens; a repeated one gets ``-1``, ``-2``
+    (``test_anchors_are_made_as_on_github``)."""
+    made: set[str] = set()
+    fenced = False
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            continue
+        heading = None if fenced else HEADING.match(line)
+        if heading is None:
+            continue
+        plain = re.sub(r"[`*]|\[([^\]]*)\]\([^)]*\)", lambda m: m.group(1) or "", heading.group(1))
+        slug = re.sub(r"[^\w\- ]", "", plain.lower()).replace(" ", "-")
+        anchor, count = slug, 0
+        while anchor in made:
+            count += 1
+            anchor = f"{slug}-{count}"
+        made.add(anchor)
+    return made
 
 
 def code_outside_blocks(text: str) -> Iterator[tuple[int, str]]:
@@ -81,6 +109,23 @@ def test_every_relative_link_resolves(page: Path) -> None:
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda page: page.relative_to(ROOT).as_posix())
+def test_every_anchor_names_a_heading(page: Path) -> None:
+    """A link to ``page.md#anchor`` (or ``#anchor`` on the page itself) lands on a heading."""
+    broken = []
+    for match in LINK.finditer(page.read_text(encoding="utf-8")):
+        target = match.group(1)
+        if re.match(r"[a-z][a-z0-9+.-]*:", target) or "#" not in target:
+            continue
+        path, anchor = target.split("#", 1)
+        linked = page.parent / path if path else page
+        if linked.suffix != ".md" or not linked.exists():  # (a missing page: the test above)
+            continue
+        if anchor not in anchors(linked.read_text(encoding="utf-8")):
+            broken.append(target)
+    assert broken == [], f"{page.relative_to(ROOT)} links to headings that do not exist: {broken}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.relative_to(ROOT).as_posix())
 def test_every_named_file_exists(page: Path, a_bot: Path) -> None:
     missing = [
         f"line {number}: {code}"
@@ -106,3 +151,20 @@ def test_every_named_file_exists(page: Path, a_bot: Path) -> None:
 )
 def test_what_counts_as_a_file_name(code: str, checked: bool) -> None:
     assert names_a_file(code) is checked
+
+
+def test_anchors_are_made_as_on_github() -> None:
+    page = (
+        "# The dealer's log\n"
+        "## Which Python runs the kit (2026-11-29, night)\n"
+        "### `pokerbots new` and [the SDK](docs/sdk.md)\n"
+        "```sh\n# a comment in a block, not a heading\n```\n"
+        "# Notes\n# Notes\n"
+    )
+    assert anchors(page) == {
+        "the-dealers-log",
+        "which-python-runs-the-kit-2026-11-29-night",
+        "pokerbots-new-and-the-sdk",
+        "notes",
+        "notes-1",
+    }
