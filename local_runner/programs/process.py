@@ -391,6 +391,17 @@ class BotProcess:
             self._popen, reader = self._spawn(argv, _preexec(self.limits, self.adopt_orphans))
         except (OSError, subprocess.SubprocessError) as exc:
             self._log.note(f"--- could not start: {exc} ---\n")
+            if isinstance(exc, subprocess.SubprocessError) and "preexec_fn" in str(exc):
+                # The new process failed before the bot's program ran: in the limits it is
+                # given (setrlimit), which a tool such as valgrind or a locked-down container
+                # can refuse.  Its command is not at fault.
+                raise BotStartError(
+                    f"Bot {self.name} could not be started: the new process refused the "
+                    f"resource limits the kit sets for a bot ({exc}); this happens under tools "
+                    "such as valgrind and in containers that forbid setrlimit. Set the limits "
+                    "to 0 (no limit) under [limits] in the config file, or run the kit outside "
+                    "that tool."
+                ) from exc
             raise BotStartError(
                 f"Bot {self.name} could not be started in {self.program.directory} ({exc}); "
                 f"check the run command in {self.program.source} and that the program exists "

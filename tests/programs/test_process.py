@@ -9,10 +9,12 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from local_runner.programs import process as process_module
 from local_runner.programs.bot_program import BotDirectoryError, BotProgram
 from local_runner.programs.process import BotProcess, BotStartError, ResourceLimits
 
@@ -269,6 +271,29 @@ def test_start_failure_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(BotStartError, match=r"could not be started.*commands\.json"):
         proc.start(host="127.0.0.1", port=1)
     assert proc.stop().exit_code is None
+
+
+def test_limits_refused_by_the_new_process_are_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """valgrind refuses the address-space limit in the child: the error must not blame the
+    bot's command, and must say how to go on."""
+
+    def refusing(limits: ResourceLimits, adopt_orphans: bool) -> Callable[[], None]:
+        def apply() -> None:
+            raise PermissionError(1, "setrlimit refused")
+
+        return apply
+
+    monkeypatch.setattr(process_module, "_preexec", refusing)
+    proc = process(tmp_path, make_bot(tmp_path, [PY, "-c", "pass"]))
+    with pytest.raises(BotStartError) as raised:
+        proc.start(host="127.0.0.1", port=1)
+    message = str(raised.value)
+    assert "resource limits" in message and "[limits]" in message
+    assert "commands.json" not in message
+    assert proc.stop().exit_code is None
+    assert "could not start" in (tmp_path / "logs" / "A.log").read_text()
 
 
 # --- stopping -------------------------------------------------------------------------------
