@@ -2,6 +2,7 @@
 
     python benchmarks/runner_parts.py [--rounds 8] [--only WORDS] [--parts logs,stats,...]
         [--dealer DIR]
+    python benchmarks/runner_parts.py --instructions [--hands N] [--only WORDS] [--parts ...]
 
 A profile of the runner misses part of what the hands' logs cost: they are written by a
 copy of the runner on another CPU (:mod:`local_runner.runs.log_handoff`), and what the runner
@@ -28,12 +29,24 @@ and, where the ACPC dealer's build is found (``--dealer`` or ``$POKERBOTS_ACPC_D
 as for ``anchors.py``), two ACPC ``example_player`` bots in ``acpc-2pn`` (3000 hands).
 Like ``anchors.py`` it runs a round 0 first, not counted, that writes the bytecode caches,
 and prints the 1-minute load with every round.
+
+``--instructions`` counts instead, under valgrind's callgrind (needs ``valgrind``), the
+instructions the runner's main thread executes a hand: the command with ``200 + N`` hands
+less the command with 200, over ``N`` (``--hands``, default 1000), so the start and the stop
+cancel.  The count does not depend on the machine's load, so a part's cost shows even where
+it is smaller than the rounds' spread of wall time.  It leaves out what the kernel does for
+the runner, how warm its caches are, the log writer's process and the runner's other threads
+(whose work under valgrind, fifty times slower, follows the clock, not the hands).  Under
+callgrind the bots get no resource limits (valgrind refuses them in a new process) and a
+game clock of an hour (the runner's slowness would count against their clocks); the bots run
+natively.  Bots that draw random numbers make the counts vary a little between runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -162,6 +175,98 @@ def measure(cases: Sequence[Case], parts: Sequence[str], rounds: int, work: Path
                 case.walls.setdefault(name, []).append(wall)
 
 
+#: The config file of a command under callgrind: no resource limits for the bots.
+_NO_LIMITS = "[limits]\naddress_space = 0\ncpu_seconds = 0\nopen_files = 0\n"
+#: The hands of the shorter command of an instruction count (its start and stop cancel).
+_BASE_HANDS = 200
+
+
+def with_rounds(arguments: Sequence[str], hands: int) -> list[str]:
+    """``arguments`` with the value after ``--rounds`` replaced by ``hands``.
+
+    >>> with_rounds(["scrimmage", "a", "--rounds", "1000"], 200)
+    ['scrimmage', 'a', '--rounds', '200']
+    """
+    changed = list(arguments)
+    changed[changed.index("--rounds") + 1] = str(hands)
+    return changed
+
+
+def main_thread_instructions(out_file: Path) -> int:
+    """The instructions of one thread in a callgrind output file (its ``summary:`` line)."""
+    for line in out_file.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith("summary:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"{out_file} has no summary line: did callgrind finish?")
+
+
+def count_once(case: Case, parts: str, hands: int, work: Path, env: dict[str, str]) -> int:
+    """The instructions of the runner's main thread in one command of ``hands`` hands with
+    ``parts`` switched off, under callgrind (one output file per thread)."""
+    config = work / "no-limits.toml"
+    config.write_text(_NO_LIMITS, encoding="utf-8")
+    label = f"{case.name.replace(' ', '-')}-{parts or 'all'}-{hands}"
+    prefix = work / f"callgrind-{label}"
+    driver = DRIVER.format(parts=PARTS)
+    arguments = with_rounds(case.arguments, hands)
+    argv = [
+        "valgrind",
+        "--tool=callgrind",
+        "--separate-threads=yes",
+        f"--callgrind-out-file={prefix}.%p",
+        sys.executable,
+        "-c",
+        driver,
+        parts,
+        *arguments,
+        *("--seed", "1", "--out", str(work / label), "--config", str(config)),
+        *("--game-clock", "3600"),
+    ]
+    command = subprocess.Popen(
+        argv,
+        cwd=work,
+        env={**env, "PYTHONHASHSEED": "0"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _, errors = command.communicate(timeout=TIMEOUT * 4)
+    if command.returncode != 0:
+        raise RuntimeError(
+            f"{case.name} with {parts or 'nothing'} off, under callgrind:\n{errors[-2000:]}"
+        )
+    # The runner is the process valgrind started: its pid names the files; thread 1 is main.
+    return main_thread_instructions(Path(f"{prefix}.{command.pid}-01"))
+
+
+def count_instructions(cases: Sequence[Case], parts: Sequence[str], hands: int, work: Path) -> None:
+    """Each case's instructions a hand with everything on and with each part switched off."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("runner_parts: --instructions needs valgrind (apt-get install valgrind)")
+    env = _env(cold=False)
+    print()
+    print(
+        "| case | part switched off | instructions a hand (the runner's main thread) | "
+        "cost of the part | share of all |"
+    )
+    print("|---|---|---:|---:|---:|")
+    for case in cases:
+        counts = {}
+        for name in ["", *parts]:
+            short = count_once(case, name, _BASE_HANDS, work, env)
+            long = count_once(case, name, _BASE_HANDS + hands, work, env)
+            counts[name] = (long - short) / hands
+        whole = counts[""]
+        print(f"| {case.name} | (nothing: all) | {whole:,.0f} | | |", flush=True)
+        for name in parts:
+            cost = whole - counts[name]
+            print(
+                f"| {case.name} | {name} | {counts[name]:,.0f} | {cost:,.0f} | "
+                f"{cost / whole:.1%} |",
+                flush=True,
+            )
+
+
 def report(cases: Sequence[Case], parts: Sequence[str]) -> None:
     """Medians, and each part's cost: the median with everything less the median without it."""
     print()
@@ -186,6 +291,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="the cases whose name contains this")
     parser.add_argument("--parts", default=",".join(PARTS), help=f"among {', '.join(PARTS)}")
     parser.add_argument("--dealer", type=Path, help="the ACPC dealer's build folder")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count the runner's instructions a hand under callgrind instead of timing",
+    )
+    parser.add_argument(
+        "--hands", type=int, default=1000, help="--instructions: the hands counted (1000)"
+    )
     args = parser.parse_args(argv)
     parts = [name for name in args.parts.split(",") if name]
     unknown = [name for name in parts if name not in PARTS]
@@ -202,6 +315,9 @@ def main(argv: list[str] | None = None) -> int:
             print("acpc-2pn skipped: no ACPC build (give --dealer DIR or $POKERBOTS_ACPC_DEALER)")
         cases = [case for case in cases if args.only in case.name]
         print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs")
+        if args.instructions:
+            count_instructions(cases, parts, args.hands, work)
+            return 0
         measure(cases, parts, args.rounds, work)
         report(cases, parts)
     return 0

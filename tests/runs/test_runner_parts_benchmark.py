@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import shutil
 from pathlib import Path
 from types import ModuleType
 
@@ -61,3 +62,44 @@ def test_a_part_whose_function_was_renamed_stops_the_run(tmp_path: Path) -> None
             benchmark.run_once(case, "gone", 1, tmp_path, benchmark._env(cold=False))
     finally:
         del benchmark.PARTS["gone"]
+
+
+def test_with_rounds_and_the_callgrind_summary(tmp_path: Path) -> None:
+    benchmark = _benchmark()
+    assert benchmark.with_rounds(["scrimmage", "x", "--rounds", "1000", "--seed", "3"], 200) == [
+        "scrimmage",
+        "x",
+        "--rounds",
+        "200",
+        "--seed",
+        "3",
+    ]
+    out = tmp_path / "callgrind.123-01"
+    out.write_text("version: 1\ncmd: python\nevents: Ir\nsummary: 4242\ntotals: 4242\n")
+    assert benchmark.main_thread_instructions(out) == 4242
+    out.write_text("version: 1\nevents: Ir\n")  # a run cut short writes no summary
+    with pytest.raises(RuntimeError, match="no summary line"):
+        benchmark.main_thread_instructions(out)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
+def test_instruction_counts_of_a_real_command(tmp_path: Path) -> None:
+    """Under callgrind: more hands cost more instructions, and the logs switched off fewer."""
+    benchmark = _benchmark()
+    case = benchmark.Case(
+        "builtins", ["scrimmage", "builtin:random", "builtin:checkcall", "--rounds", "0"]
+    )
+    env = benchmark._env(cold=False)
+    counts = {
+        (part, hands): benchmark.count_once(case, part, hands, tmp_path, env)
+        for part in ("", "logs")
+        for hands in (5, 45)
+    }
+    assert 0 < counts["", 5] < counts["", 45]
+    # Per hand (the start cancels: switching a part off imports its module first).
+    with_logs = counts["", 45] - counts["", 5]
+    without_logs = counts["logs", 45] - counts["logs", 5]
+    assert 0 < without_logs < with_logs
+    # The commands played their hands (the logs of the one with them on).
+    assert _hands_logged(tmp_path / "builtins-all-45") == 45
