@@ -3,6 +3,7 @@ each replacement must reach a real function, or the benchmark would measure noth
 
 from __future__ import annotations
 
+import doctest
 import importlib
 import json
 import shutil
@@ -62,6 +63,11 @@ def test_a_part_whose_function_was_renamed_stops_the_run(tmp_path: Path) -> None
             benchmark.run_once(case, "gone", 1, tmp_path, benchmark._env(cold=False))
     finally:
         del benchmark.PARTS["gone"]
+
+
+def test_the_examples_in_its_docstrings_run() -> None:
+    results = doctest.testmod(_benchmark())
+    assert results.attempted >= 1 and results.failed == 0
 
 
 def test_with_rounds_and_the_callgrind_summary(tmp_path: Path) -> None:
