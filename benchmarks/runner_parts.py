@@ -39,7 +39,9 @@ the runner, how warm its caches are, the log writer's process and the runner's o
 (whose work under valgrind, fifty times slower, follows the clock, not the hands).  Under
 callgrind the bots get no resource limits (valgrind refuses them in a new process) and a
 game clock of an hour (the runner's slowness would count against their clocks); the bots run
-natively.  Bots that draw random numbers make the counts vary a little between runs.
+natively.  The hands go to the log writer in one batch at the end of the match (normally
+every 20 ms: the number of batches would follow the machine's speed, fifty times slower under
+callgrind).  Bots that draw random numbers make the counts vary a little between runs.
 """
 
 from __future__ import annotations
@@ -175,6 +177,10 @@ def measure(cases: Sequence[Case], parts: Sequence[str], rounds: int, work: Path
                 case.walls.setdefault(name, []).append(wall)
 
 
+#: What a counted command changes besides the parts switched off, as (module, attribute,
+#: replacement) like a part: the hands go to the log writer in one batch at the end, because
+#: a batch every 20 ms of wall time would make the count follow the machine's speed.
+_COUNTING = {"_one_batch": (("local_runner.runs.log_handoff", "BATCH_SECONDS", "1e9"),)}
 #: The config file of a command under callgrind: no resource limits for the bots.
 _NO_LIMITS = "[limits]\naddress_space = 0\ncpu_seconds = 0\nopen_files = 0\n"
 #: The hands of the shorter command of an instruction count (its start and stop cancel).
@@ -207,7 +213,7 @@ def count_once(case: Case, parts: str, hands: int, work: Path, env: dict[str, st
     config.write_text(_NO_LIMITS, encoding="utf-8")
     label = f"{case.name.replace(' ', '-')}-{parts or 'all'}-{hands}"
     prefix = work / f"callgrind-{label}"
-    driver = DRIVER.format(parts=PARTS)
+    driver = DRIVER.format(parts={**PARTS, **_COUNTING})
     arguments = with_rounds(case.arguments, hands)
     argv = [
         "valgrind",
@@ -217,7 +223,7 @@ def count_once(case: Case, parts: str, hands: int, work: Path, env: dict[str, st
         sys.executable,
         "-c",
         driver,
-        parts,
+        ",".join(["_one_batch", *filter(None, parts.split(","))]),
         *arguments,
         *("--seed", "1", "--out", str(work / label), "--config", str(config)),
         *("--game-clock", "3600"),
