@@ -109,3 +109,13 @@ def test_instruction_counts_of_a_real_command(tmp_path: Path) -> None:
     assert 0 < without_logs < with_logs
     # The commands played their hands (the logs of the one with them on).
     assert _hands_logged(tmp_path / "builtins-all-45") == 45
+
+
+def test_what_a_count_changes_names_a_setting_that_exists() -> None:
+    """The instruction count sends the hands in one batch: the setting it replaces must exist
+    (the driver refuses the run otherwise)."""
+    for targets in _benchmark()._COUNTING.values():
+        for module_name, attribute, replacement in targets:
+            module = importlib.import_module(module_name)
+            assert isinstance(getattr(module, attribute), float)
+            assert float(replacement) > 3600  # longer than any counted match
