@@ -33,10 +33,12 @@ and prints the 1-minute load with every round.
 ``--instructions`` counts instead, under valgrind's callgrind (needs ``valgrind``), the
 instructions the runner's main thread executes a hand: the command with ``200 + N`` hands
 less the command with 200, over ``N`` (``--hands``, default 1000), so the start and the stop
-cancel.  The count does not depend on the machine's load, so a part's cost shows even where
-it is smaller than the rounds' spread of wall time.  It leaves out what the kernel does for
-the runner, how warm its caches are, the log writer's process and the runner's other threads
-(whose work under valgrind, fifty times slower, follows the clock, not the hands).  Under
+cancel.  The count moves far less than wall time (repeat runs agree within about 1%: how
+often the runner finds a reply already there still depends on timing), so a part's cost
+shows even where it is smaller than the rounds' spread of wall time.  It leaves out what
+the kernel does for the runner, how warm its caches are, the log writer's process and the
+runner's other threads (whose work under valgrind, fifty times slower, follows the clock, not
+the hands).  Under
 callgrind the bots get no resource limits (valgrind refuses them in a new process) and a
 game clock of an hour (the runner's slowness would count against their clocks); the bots run
 natively.  The hands go to the log writer in one batch at the end of the match (normally
@@ -55,7 +57,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -65,6 +67,8 @@ TIMEOUT = 900.0
 sys.path.insert(0, str(HERE))
 # The anchors' own ways to make a command's environment and its bots: one owner.
 from anchors import _copy_bot, _env, example_players  # noqa: E402
+
+from local_runner.tables.config import Limits  # noqa: E402
 
 #: The parts that can be switched off, each as the attributes it replaces by nothing:
 #: (module, attribute path, replacement).  The driver refuses a path that no longer exists,
@@ -181,8 +185,9 @@ def measure(cases: Sequence[Case], parts: Sequence[str], rounds: int, work: Path
 #: replacement) like a part: the hands go to the log writer in one batch at the end, because
 #: a batch every 20 ms of wall time would make the count follow the machine's speed.
 _COUNTING = {"_one_batch": (("local_runner.runs.log_handoff", "BATCH_SECONDS", "1e9"),)}
-#: The config file of a command under callgrind: no resource limits for the bots.
-_NO_LIMITS = "[limits]\naddress_space = 0\ncpu_seconds = 0\nopen_files = 0\n"
+#: The config file of a command under callgrind: every resource limit of the bots at 0 (none),
+#: the keys read from the kit's own declaration of the ``[limits]`` section.
+_NO_LIMITS = "[limits]\n" + "".join(f"{field.name} = 0\n" for field in fields(Limits))
 #: The hands of the shorter command of an instruction count (its start and stop cancel).
 _BASE_HANDS = 200
 

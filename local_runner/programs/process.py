@@ -394,7 +394,8 @@ class BotProcess:
             if isinstance(exc, subprocess.SubprocessError) and "preexec_fn" in str(exc):
                 # The new process failed before the bot's program ran: in the limits it is
                 # given (setrlimit), which a tool such as valgrind or a locked-down container
-                # can refuse.  Its command is not at fault.
+                # can refuse.  Its command is not at fault.  (subprocess reports a failed
+                # preexec_fn only by this message, without the child's exception.)
                 raise BotStartError(
                     f"Bot {self.name} could not be started: the new process refused the "
                     f"resource limits the kit sets for a bot ({exc}); this happens under tools "

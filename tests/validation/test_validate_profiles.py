@@ -190,15 +190,18 @@ def test_the_mit_limits_and_clock_are_the_variants_years(tmp_path: Path) -> None
     clocks = {}
     for variant in ("auction", "bounty"):
         report = validate(bot, ValidateOptions(hands=4, variant=variant))
-        # PASS or WARN is the machine's speed, not the profile's: next to two busy loops one
-        # 114 ms decision among a few made the projection over 1000 hands a warning.
-        assert report["reply_times"].status in {Status.PASS, Status.WARN}, report.to_json()
+        # The check judges the bot by the year's clock, whatever it concludes: PASS or WARN is
+        # the machine's speed (next to two busy loops one 114 ms decision among a few made the
+        # projection over 1000 hands a warning), so the status is not what is asserted here.
+        assert report["reply_times"].status is not Status.FAIL, report.to_json()
         clocks[variant] = (report.stats["game_clock_seconds"], report.stats["hands_per_match"])
-        assert f"clock per {report.stats['hands_per_match']} hands" in report["reply_times"].message
+        clock, hands = clocks[variant]
+        assert f"s of the {clock:g} s clock per {hands} hands" in report["reply_times"].message
     assert clocks == {"auction": (30.0, 1000), "bounty": (60.0, 1000)}
     acpc = validate(make_acpc_bot(tmp_path / "acpc"), ValidateOptions(hands=4))
-    assert acpc["reply_times"].status in {Status.PASS, Status.WARN}, acpc.to_json()
+    assert acpc["reply_times"].status is not Status.FAIL, acpc.to_json()
     assert (acpc.stats["game_clock_seconds"], acpc.stats["hands_per_match"]) == (21000.0, 3000)
+    assert "s of the 21000 s clock per 3000 hands" in acpc["reply_times"].message
 
 
 def test_commands_json_must_name_files_the_bot_holds(tmp_path: Path) -> None:
