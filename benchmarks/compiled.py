@@ -6,12 +6,11 @@ The kit is typed (``mypy --strict``), so mypyc, mypy's compiler, compiles its mo
 unchanged.  This script copies the checkout's ``sdk/`` and ``local_runner/`` twice into a
 scratch folder and compiles one set of modules in each copy, in place:
 
-* ``runner``: :data:`local_runner.compiled.MODULES`, the engine, its log writers and the
-  built-in bots: what a compiled install (``POKERBOTS_COMPILE=1 pip install .``) builds.  The
-  SDK stays Python, so a bot's vendored copy of the SDK can still take its place in a process;
-* ``full``: those and :data:`SDK`, the SDK's state machine, actions, codecs and payoffs: a
-  choice the kit has not made (``docs/performance.md``, "A compiled engine and the vendored
-  SDK").
+* ``engine``: the ``local_runner`` modules of :data:`local_runner.compiled.MODULES` (the
+  engine, its log writers and the built-in bots), with the SDK left as Python;
+* ``install``: every module of :data:`local_runner.compiled.MODULES`, those and the SDK's
+  state machine, codecs, payoffs and evaluator: what a compiled install
+  (``POKERBOTS_COMPILE=1 pip install .``) builds.
 
 Then it plays ``benchmarks/in_process.py``'s matches (built-in bots, no sockets, no logs) on
 this checkout and on both copies, in fresh processes, interleaved round by round, and prints
@@ -44,19 +43,12 @@ _IN_PROCESS = runpy.run_path(str(HERE / "in_process.py"))
 CASES = _IN_PROCESS["CASES"]
 run_once = _IN_PROCESS["run_once"]
 
-#: The SDK's modules compiled in the ``full`` copy as well (not ``sdk/client.py``: the ACPC
-#: client subclasses its ``BotCaller``).
-SDK = (
-    "sdk/states.py",
-    "sdk/actions.py",
-    "sdk/acpc.py",
-    "sdk/protocol.py",
-    "sdk/payoffs.py",
-    "sdk/pots.py",
-)
-
-#: The two copies: what a compiled install builds, and that with the SDK.
-BUILDS = {"runner": MODULES, "full": MODULES + SDK}
+#: The two copies: the engine alone, and what a compiled install builds (the engine and the
+#: SDK's modules it runs per decision).
+BUILDS = {
+    "engine": tuple(module for module in MODULES if module.startswith("local_runner/")),
+    "install": MODULES,
+}
 
 
 def build(copy: Path, modules: tuple[str, ...]) -> float:

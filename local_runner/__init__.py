@@ -35,6 +35,13 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from .compiled import use_python_engine
+
+# A compiled install's engine refuses another copy's SDK classes: where this process's `sdk`
+# is a bot project's vendored copy, an unedited one is swapped for the kit's compiled build of
+# the same sources, and with any other the engine is loaded from its .py files.
+use_python_engine()
+
 if TYPE_CHECKING:
     from sdk.errors import KitError
     from sdk.rules import Rules

@@ -419,15 +419,20 @@ class RoundState(NamedTuple):
             return False
         if kind is CheckAction or kind is CallAction or kind is FoldAction:
             return True
+        # The amounts are read as plain objects (`kind is`, not `isinstance`, narrows nothing):
+        # an in-process bot may hand over 4.5 or True, and where this module is compiled
+        # (POKERBOTS_COMPILE=1), a field read as `int` would raise rather than answer False.
         if kind is RaiseAction:
             low, high = self.raise_bounds()
             amount = action.amount  # type: ignore[union-attr]
             return type(amount) is int and low <= amount <= high
-        if isinstance(action, BidAction):
+        if kind is BidAction:
             low, high = self.bid_bounds()
-            return _whole(action.amount) and low <= action.amount <= high
-        if isinstance(action, DiscardAction):
-            return _whole(action.index) and action.index in self.discard_indices()
+            amount = action.amount  # type: ignore[union-attr]
+            return _whole(amount) and low <= amount <= high
+        if kind is DiscardAction:
+            index = action.index  # type: ignore[union-attr]
+            return _whole(index) and index in self.discard_indices()
         return True
 
     def only_move(self, legal: frozenset[ActionType] | None = None) -> Action | None:

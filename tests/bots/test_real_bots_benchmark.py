@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from local_runner.submission.vendor import vendor_sdk
 from tests.modules import load_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,9 +60,7 @@ def mirror(tmp_path: Path) -> tuple[Path, str]:
     (bot / "commands.json").write_text(
         '{"build": [], "run": ["python3", "player.py"]}', encoding="utf-8"
     )
-    subprocess.run(
-        ["cp", "-r", str(ROOT / "sdk"), str(bot / "sdk")], check=True, capture_output=True
-    )
+    vendor_sdk(bot / "sdk")  # as `pokerbots new` does: the SDK's sources, never a build of them
     (repo / "lib").mkdir()
     (repo / "lib" / "shared.py").write_text("VALUE = 1\n", encoding="utf-8")
     _git(repo, "add", "-A")

@@ -18,7 +18,14 @@ from types import ModuleType
 
 import pytest
 
-from local_runner.compiled import MODULES, compiled_modules, engine_build, missing_build_tools
+from local_runner.compiled import (
+    MODULES,
+    compiled_modules,
+    engine_build,
+    missing_build_tools,
+    use_python_engine,
+)
+from local_runner.submission.vendor import vendor_sdk
 from tests.modules import load_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,20 +35,86 @@ _CODE = ("sdk", "local_runner", "tests", "benchmarks", "scripts", "skeleton")
 _MARK = "mypyc_attr(allow_interpreted_subclasses=True)"
 
 
-def test_the_compiled_modules_are_files_of_the_engine_once() -> None:
+def test_the_compiled_modules_are_files_of_the_kit_once() -> None:
     assert len(set(MODULES)) == len(MODULES)
     for module in MODULES:
         assert (ROOT / module).is_file(), f"local_runner/compiled.py names {module}: no such file"
-        # The SDK stays Python: a bot project's vendored copy must be able to replace it.
-        assert module.startswith("local_runner/"), module
+        assert module.split("/")[0] in {"local_runner", "sdk"}, module
+    # A bot subclasses Bot, and the ACPC client the MIT client's BotCaller: those stay Python.
+    assert "sdk/bot.py" not in MODULES and "sdk/client.py" not in MODULES
 
 
-def test_the_benchmarks_full_copy_adds_sdk_modules_of_the_kit() -> None:
+def test_the_benchmark_builds_the_engine_alone_and_the_install() -> None:
     benchmark = load_file("compiled_benchmark", ROOT / "benchmarks" / "compiled.py")
-    assert benchmark.BUILDS["runner"] == MODULES
-    assert len(set(benchmark.SDK)) == len(benchmark.SDK)
-    for module in benchmark.SDK:
-        assert module.startswith("sdk/") and (ROOT / module).is_file(), module
+    assert benchmark.BUILDS["install"] == MODULES
+    engine = benchmark.BUILDS["engine"]
+    assert engine and all(module.startswith("local_runner/") for module in engine)
+    assert set(engine) == {module for module in MODULES if module.startswith("local_runner/")}
+
+
+def _fake_kit(root: Path, compiled: bool) -> Path:
+    """A kit's folders under ``root``: every module of MODULES as a small .py file, and (if
+    ``compiled``) an extension file beside each, as mypyc leaves them; returns the engine's
+    match module's source."""
+    for module in MODULES:
+        source = root / module
+        source.parent.mkdir(parents=True, exist_ok=True)
+        source.write_text("WHERE = 'source'\n", encoding="utf-8")
+        if compiled:
+            suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+            source.with_name(source.stem + suffix).write_bytes(b"")
+    (root / "sdk" / "__init__.py").write_text("", encoding="utf-8")
+    return root / "local_runner" / "engine" / "match.py"
+
+
+def test_a_vendored_sdk_gets_the_kits_compiled_build_or_the_engine_as_python(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    compiled_kit, pure_kit = tmp_path / "compiled", tmp_path / "pure"
+    match_source = _fake_kit(compiled_kit, compiled=True)
+    _fake_kit(pure_kit, compiled=False)
+    project = tmp_path / "project"
+    shutil.copytree(compiled_kit / "sdk", project / "sdk", ignore=shutil.ignore_patterns("*.so"))
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
+    monkeypatch.setattr(sys, "path", [str(project), *sys.path])
+    monkeypatch.delitem(sys.modules, "sdk")  # (the test's own `sdk` is imported: not this one)
+
+    def imported_from(folder: Path) -> None:
+        module = ModuleType("sdk")
+        module.__file__ = str(folder / "__init__.py")
+        monkeypatch.setitem(sys.modules, "sdk", module)
+
+    # Nothing compiled: nothing to do.  The project's SDK, unedited: the kit's compiled build.
+    assert use_python_engine(pure_kit) is False
+    before = len(sys.meta_path)
+    assert use_python_engine(compiled_kit) is False
+    assert len(sys.meta_path) == before + 1
+    kit_sdk = sys.meta_path[0].find_spec("sdk")
+    assert kit_sdk is not None and kit_sdk.origin == str(compiled_kit / "sdk" / "__init__.py")
+    assert sys.meta_path[0].find_spec("local_runner.engine.match") is None
+    del sys.meta_path[0]
+
+    # Edited, or imported already: the engine's modules from their .py files.
+    (project / "sdk" / "states.py").write_text("WHERE = 'edited'\n", encoding="utf-8")
+    assert use_python_engine(compiled_kit) is True
+    assert use_python_engine(compiled_kit) is True  # a second call adds no second finder
+    assert len(sys.meta_path) == before + 1
+    finder = sys.meta_path[0]
+    spec = finder.find_spec("local_runner.engine.match")
+    assert spec is not None and spec.origin == str(match_source)
+    assert isinstance(spec.loader, importlib.machinery.SourceFileLoader)
+    assert finder.find_spec("sdk.states") is None  # the project's own SDK is used as it is
+    assert finder.find_spec("local_runner.harness") is None  # not compiled: found as usual
+    del sys.meta_path[0]
+    (project / "sdk" / "states.py").write_text("WHERE = 'source'\n", encoding="utf-8")
+    imported_from(project / "sdk")
+    assert use_python_engine(compiled_kit) is True
+    del sys.meta_path[0]
+
+    # The kit's own SDK in use: the compiled engine, nothing changed.
+    imported_from(compiled_kit / "sdk")
+    assert use_python_engine(compiled_kit) is False
+    assert len(sys.meta_path) == before
 
 
 def _classes(path: Path) -> dict[str, ast.ClassDef]:
@@ -134,11 +207,42 @@ Match(seats, rules, seed=3, on_hand=lambda record: deltas.append(record.deltas))
 print(json.dumps([match_module.__file__, deltas]))
 """
 
+# A bot project's test: its bot class from the project's vendored SDK, played in process.
+_VENDORED = """
+import json
+import local_runner as kit
+import local_runner.engine.match as match
+import sdk
+from sdk import Bot, CallAction, CheckAction
+class Passive(Bot):
+    def get_action(self, game_state, round_state, active):
+        legal = round_state.legal_actions()
+        return CheckAction() if CheckAction in legal else CallAction()
+result = kit.play(Passive(), "random", rounds=50)
+print(json.dumps([match.__file__, sdk.__file__, result.hands_played]))
+"""
+
+# A bot that raises 4.5 chips: the actions stay Python in every install, so the compiled
+# state machine judges it as the pure one does (illegal; the match goes on).
+_FLOAT = """
+import json
+import local_runner as kit
+from sdk import Bot, RaiseAction
+class Floaty(Bot):
+    def get_action(self, game_state, round_state, active):
+        return RaiseAction(4.5)
+result = kit.play(Floaty(), "checkcall", rounds=20, raise_errors=False)
+player = result.players[0]
+counts = {kind.value: count for kind, count in player.fault_counts.items()}
+print(json.dumps([result.hands_played, counts, player.first_faults[0].detail]))
+"""
+
 # The engine's own tests that the compiled wheel must pass as the checkout does: the golden
 # transcripts, the real MIT engines' recorded conformance, the masked view, the log files,
-# one unanswered message per seat, the socket waits and the hostile bots.  (Tests that
-# monkeypatch an engine function are left out: a compiled module does not look its
-# functions up in its namespace, so a patch there does not reach it.)
+# one unanswered message per seat, the socket waits and the hostile bots, and the tests of
+# the SDK's compiled modules.  (Tests that monkeypatch an engine function are left out: a
+# compiled module does not look its functions up in its namespace, so a patch there does not
+# reach it.)
 _ENGINE_TESTS = (
     "tests/engine/test_variants.py",
     "tests/engine/test_toss.py",
@@ -148,6 +252,15 @@ _ENGINE_TESTS = (
     "tests/engine/test_socket_wait.py",
     "tests/engine/test_hostile.py",
     "tests/results/test_logs.py",
+    # and the SDK's compiled modules: the state machine (worked examples, hypothesis's
+    # invariants, PokerKit as an oracle), the evaluator against eval7, the codecs, the payoffs
+    "tests/sdk/test_states.py",
+    "tests/sdk/test_properties.py",
+    "tests/sdk/test_states_oracle.py",
+    "tests/sdk/test_evaluator.py",
+    "tests/sdk/test_acpc_codec.py",
+    "tests/sdk/test_protocol.py",
+    "tests/sdk/test_payoffs.py",
 )
 
 
@@ -177,7 +290,7 @@ def _build_wheel(tmp_path: Path) -> Path:
     return wheel
 
 
-@pytest.mark.slow  # builds a wheel with mypyc (about 30 s) and runs the engine's tests on it
+@pytest.mark.slow  # builds a wheel with mypyc (about a minute) and runs the engine's tests on it
 def test_a_compiled_wheel_plays_the_same_hands_and_passes_the_engines_tests(
     tmp_path: Path,
 ) -> None:
@@ -190,7 +303,7 @@ def test_a_compiled_wheel_plays_the_same_hands_and_passes_the_engines_tests(
         tree = tmp_path / "installed"
         archive.extractall(tree)
     assert engine_build(tree) == f"compiled with mypyc ({len(MODULES)} modules)", sorted(names)
-    assert not any(name.startswith("sdk/") and name.endswith(".so") for name in names)
+    assert any(name.startswith("sdk/states.") and name.endswith(".so") for name in names)
 
     def play(where: Path) -> tuple[str, list[list[int]]]:
         out = subprocess.run(
@@ -212,6 +325,51 @@ def test_a_compiled_wheel_plays_the_same_hands_and_passes_the_engines_tests(
     assert pure_engine.endswith(".py")
     assert len(pure) == 300
     assert compiled == pure
+
+    # A bot project's own tests: its vendored SDK comes first on the path.  Unedited, it is the
+    # kit's sources, and the kit's compiled build of them runs; edited, it is used as it is,
+    # with the engine loaded from its .py files.
+    project = tmp_path / "project"
+    vendor_sdk(project / "sdk")
+
+    def vendored() -> tuple[Path, Path, int]:
+        out = subprocess.run(
+            [sys.executable, "-c", _VENDORED],
+            env={**_env(), "PYTHONPATH": str(tree)},
+            cwd=project,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert out.returncode == 0, out.stderr[-2000:]
+        engine, sdk_file, hands = json.loads(out.stdout)
+        return Path(engine), Path(sdk_file), hands
+
+    engine_file, sdk_file, hands = vendored()
+    assert engine_file.parent == tree / "local_runner" / "engine" and engine_file.suffix == ".so"
+    assert (sdk_file, hands) == (tree / "sdk" / "__init__.py", 50)
+    with (project / "sdk" / "states.py").open("a", encoding="utf-8") as states:
+        states.write("# the bot's author was here\n")
+    engine_file, sdk_file, hands = vendored()
+    assert engine_file == tree / "local_runner" / "engine" / "match.py"
+    assert (sdk_file, hands) == (project / "sdk" / "__init__.py", 50)
+
+    def floaty(where: Path) -> list[object]:
+        out = subprocess.run(
+            [sys.executable, "-c", _FLOAT],
+            env=_env(),
+            cwd=where,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert out.returncode == 0, out.stderr[-2000:]
+        return list(json.loads(out.stdout))
+
+    hands, counts, detail = floaty(tree)
+    assert hands == 20 and set(counts) == {"illegal"}
+    assert detail == "attempted illegal Raise with amount 4.5"
+    assert floaty(ROOT) == [hands, counts, detail]
 
     # The installed copy has no pyproject.toml beside it: its version is the one the wheel's
     # metadata holds, read there (importlib.metadata, which looks through every folder of

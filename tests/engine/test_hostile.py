@@ -43,6 +43,7 @@ from local_runner.engine.socket_seat import SocketSeat
 from local_runner.programs.proc_tracker import PORTABLE_VAR
 from local_runner.programs.process import BotProcess, StopReport
 from local_runner.runs.gamelog import format_fault
+from local_runner.submission.vendor import vendor_sdk
 from local_runner.tables import scrimmage
 from local_runner.tables.config import ScrimmageConfig
 from local_runner.tables.scrimmage import BotSpec, run_scrimmage
@@ -337,10 +338,12 @@ def leftovers(directories: list[Path], mark: str | None) -> list[str]:
 
 
 def copy_bot(name: str, tmp_path: Path) -> Path:
-    """A fresh copy of the corpus bot ``name`` that imports this checkout's SDK."""
+    """A fresh copy of the corpus bot ``name`` with this checkout's SDK vendored, as
+    ``pokerbots new`` vendors it (its sources: where the kit is compiled, a link to the
+    package would hand the bot extension modules it cannot load on its own)."""
     target = tmp_path / name
     shutil.copytree(HOSTILE / name, target)
-    os.symlink(ROOT / "sdk", target / "sdk")
+    vendor_sdk(target / "sdk")
     return target
 
 
