@@ -15,6 +15,7 @@ import tomllib
 import zipfile
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -268,6 +269,22 @@ def _env() -> dict[str, str]:
     return {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
 
 
+def _printed(code: str, where: Path, python_path: Path | None = None) -> Any:
+    """What ``code`` prints (JSON), run by this interpreter in a fresh process in ``where``,
+    with ``python_path`` as ``PYTHONPATH`` (else none)."""
+    env = _env() if python_path is None else {**_env(), "PYTHONPATH": str(python_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        cwd=where,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout)
+
+
 def _build_wheel(tmp_path: Path) -> Path:
     """A wheel of this checkout built as a user would, ``POKERBOTS_COMPILE=1 pip wheel``
     (pip installs mypy into the isolated build), from a copy of the sources."""
@@ -306,16 +323,7 @@ def test_a_compiled_wheel_plays_the_same_hands_and_passes_the_engines_tests(
     assert any(name.startswith("sdk/states.") and name.endswith(".so") for name in names)
 
     def play(where: Path) -> tuple[str, list[list[int]]]:
-        out = subprocess.run(
-            [sys.executable, "-c", _MATCH],
-            env=_env(),
-            cwd=where,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert out.returncode == 0, out.stderr[-2000:]
-        engine, deltas = json.loads(out.stdout)
+        engine, deltas = _printed(_MATCH, where)
         return engine, deltas
 
     engine, compiled = play(tree)
@@ -333,16 +341,7 @@ def test_a_compiled_wheel_plays_the_same_hands_and_passes_the_engines_tests(
     vendor_sdk(project / "sdk")
 
     def vendored() -> tuple[Path, Path, int]:
-        out = subprocess.run(
-            [sys.executable, "-c", _VENDORED],
-            env={**_env(), "PYTHONPATH": str(tree)},
-            cwd=project,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert out.returncode == 0, out.stderr[-2000:]
-        engine, sdk_file, hands = json.loads(out.stdout)
+        engine, sdk_file, hands = _printed(_VENDORED, project, python_path=tree)
         return Path(engine), Path(sdk_file), hands
 
     engine_file, sdk_file, hands = vendored()
@@ -354,22 +353,10 @@ def test_a_compiled_wheel_plays_the_same_hands_and_passes_the_engines_tests(
     assert engine_file == tree / "local_runner" / "engine" / "match.py"
     assert (sdk_file, hands) == (project / "sdk" / "__init__.py", 50)
 
-    def floaty(where: Path) -> list[object]:
-        out = subprocess.run(
-            [sys.executable, "-c", _FLOAT],
-            env=_env(),
-            cwd=where,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert out.returncode == 0, out.stderr[-2000:]
-        return list(json.loads(out.stdout))
-
-    hands, counts, detail = floaty(tree)
+    hands, counts, detail = _printed(_FLOAT, tree)
     assert hands == 20 and set(counts) == {"illegal"}
     assert detail == "attempted illegal Raise with amount 4.5"
-    assert floaty(ROOT) == [hands, counts, detail]
+    assert _printed(_FLOAT, ROOT) == [hands, counts, detail]
 
     # The installed copy has no pyproject.toml beside it: its version is the one the wheel's
     # metadata holds, read there (importlib.metadata, which looks through every folder of
