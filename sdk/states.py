@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import pairwise
-from typing import NamedTuple
+from typing import NamedTuple, TypeGuard
 
 from .actions import (
     HIDDEN_BID,
@@ -419,19 +419,19 @@ class RoundState(NamedTuple):
             return False
         if kind is CheckAction or kind is CallAction or kind is FoldAction:
             return True
-        # The amounts are read as plain objects (`kind is`, not `isinstance`, narrows nothing):
-        # an in-process bot may hand over 4.5 or True, and where this module is compiled
-        # (POKERBOTS_COMPILE=1), a field read as `int` would raise rather than answer False.
+        # The amounts are read as plain objects (as `repair` reads them): an in-process bot may
+        # hand over 4.5 or True, and where this module is compiled (POKERBOTS_COMPILE=1), a
+        # field read as `int` would raise rather than answer False.
         if kind is RaiseAction:
             low, high = self.raise_bounds()
-            amount = action.amount  # type: ignore[union-attr]
-            return type(amount) is int and low <= amount <= high
+            amount = getattr(action, "amount", None)
+            return type(amount) is int and low <= amount <= high  # (_whole, spelled out: hot)
         if kind is BidAction:
             low, high = self.bid_bounds()
-            amount = action.amount  # type: ignore[union-attr]
+            amount = getattr(action, "amount", None)
             return _whole(amount) and low <= amount <= high
         if kind is DiscardAction:
-            index = action.index  # type: ignore[union-attr]
+            index = getattr(action, "index", None)
             return _whole(index) and index in self.discard_indices()
         return True
 
@@ -1012,7 +1012,7 @@ def _answerable(stacks: tuple[int, ...], folded: tuple[bool, ...], seat: int) ->
     return False
 
 
-def _whole(amount: object) -> bool:
+def _whole(amount: object) -> TypeGuard[int]:
     """Chips are whole numbers: an in-process bot could hand over 4.5, "10" or True."""
     return type(amount) is int
 

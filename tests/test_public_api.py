@@ -62,7 +62,7 @@ def test_importing_the_package_loads_none_of_its_parts() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     # Only the list of compiled modules (the standard library alone), which the package reads
-    # to run its engine as Python beside a bot project's vendored SDK.
+    # to choose its engine beside a bot project's vendored SDK.
     assert loaded.stdout.strip() == "['local_runner.compiled']"
 
 
