@@ -12,6 +12,7 @@ import io
 import json
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NoReturn
 
@@ -298,6 +299,36 @@ def test_main_freezes_the_imports_only_when_asked(monkeypatch: pytest.MonkeyPatc
         assert seen[1] > before
     finally:
         gc.unfreeze()
+
+
+def test_the_collector_rests_while_the_frozen_imports_are_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With ``freeze`` the collector is off while the parser (and so the subcommand's
+    modules) is built, and on again once they are frozen; without it, or when the caller had
+    switched it off, ``main`` leaves it as it was."""
+    during: list[bool] = []
+    build = cli.build_parser
+
+    def watched(chosen: Iterable[str] | None = None) -> argparse.ArgumentParser:
+        during.append(gc.isenabled())
+        return build(chosen)
+
+    monkeypatch.setattr(cli, "build_parser", watched)
+    assert gc.isenabled()
+    try:
+        for freeze in (False, True):
+            with pytest.raises(SystemExit):
+                cli.main(["--version"], freeze=freeze)
+            assert gc.isenabled()
+        gc.disable()
+        with pytest.raises(SystemExit):
+            cli.main(["--version"], freeze=True)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()
+    assert during == [True, False, False]
 
 
 def test_a_scrimmage_started_without_output_streams_ends_well(tmp_path: Path) -> None:
