@@ -2,7 +2,7 @@
 
     python benchmarks/anchors.py [--engines base=PATH,2025=PATH | --mirrors DIR]
         [--dealer DIR] [--rounds 5] [--hands 1000] [--acpc-hands 3000] [--only WORDS] [--quick]
-        [--cold] [--spread] [--also PYTHON]
+        [--cold] [--spread] [--also PYTHON] [--split]
 
 Each case plays the same bots twice, once under an anchor and once under the kit's whole
 command (``pokerbots scrimmage ...``), in interleaved rounds (the order alternates from
@@ -36,6 +36,12 @@ checkout, a bare repository, or a folder ``repo`` holding either.  The dealer is
 ``dealer`` and ``example_player`` (``../shared/tools/build-acpc-dealer.sh`` builds them).
 A case whose anchor is missing is skipped with a sentence saying what to set; the exit
 status is 0 unless a match itself failed (CI prints this as a report, never a gate).
+
+**The start and the hands apart.** ``--split`` also plays every case with one hand, in the
+same rounds (a twin named "..., 1 hand"), and a third table gives each command's start (the
+median one-hand command) and its time for each further hand (the median whole command less
+that start, over the hands after the first), for the anchor, the kit and every side: a ratio
+that misses its goal says there whether the start or the hands miss it.
 
 **Goals.** Each case's median ratio is judged against the kit's target for it
 (``targets.py``: at least 1.5 for two kit skeletons, 1.2 for two MIT skeletons, 1.0 in each
@@ -525,6 +531,7 @@ def report(cases: list[Case]) -> None:
                 f"| {_goal(case, anchor / side)} "
                 f"| {side / kit:.2f} | {kit_cpu:,.0f} | {side_cpu:,.0f} |"
             )
+    split_table(cases)
     print(
         "\nTimes are whole commands, medians of interleaved rounds; anchor/kit above 1 means "
         "the kit is faster. Runner CPU: the top process alone (the engine, the dealer, "
@@ -534,6 +541,48 @@ def report(cases: list[Case]) -> None:
         "median ratio (benchmarks/targets.py), judged on this run alone; a report, never a "
         "gate."
     )
+
+
+def split_table(cases: list[Case]) -> None:
+    """``--split``'s table: for each case with a one-hand twin, the start (the median one-hand
+    command) and the time of each further hand (the median whole command less that start,
+    over ``hands - 1``), of the anchor against the kit and against every side."""
+    twins = {case.name: case for case in cases if case.name.endswith(ONE_HAND)}
+    pairs = [
+        (case, twins[case.name + ONE_HAND])
+        for case in cases
+        if case.name + ONE_HAND in twins and case.anchor_runs and case.hands > 1
+    ]
+    pairs = [(case, twin) for case, twin in pairs if twin.anchor_runs]
+    if not pairs:
+        return
+    print(
+        "\n| case | kit | start s: anchor | kit | anchor/kit "
+        "| µs a hand after the first: anchor | kit | anchor/kit |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for case, twin in pairs:
+        start = _median([r.wall for r in twin.anchor_runs])
+        hand = (_median([r.wall for r in case.anchor_runs]) - start) / (case.hands - 1)
+        kits = [("kit", case.kit_runs, twin.kit_runs)]
+        kits += [
+            (label, runs, twin.side_runs.get(label, [])) for label, runs in case.side_runs.items()
+        ]
+        for label, runs, short in kits:
+            if not runs or not short:
+                continue
+            kit_start = _median([r.wall for r in short])
+            kit_hand = (_median([r.wall for r in runs]) - kit_start) / (case.hands - 1)
+            print(
+                f"| {case.name} | {label} | {start:.3f} | {kit_start:.3f} "
+                f"| {start / kit_start:.2f} | {hand * 1e6:,.0f} | {kit_hand * 1e6:,.0f} "
+                f"| {_ratio(hand, kit_hand)} |"
+            )
+
+
+def _ratio(anchor: float, kit: float) -> str:
+    """``anchor / kit``, or "-" when the kit's figure is not above zero (noise in a short run)."""
+    return f"{anchor / kit:.2f}" if kit > 0 else "-"
 
 
 def _goal(case: Case, ratio: float) -> str:
@@ -589,6 +638,11 @@ def main(argv: list[str] | None = None) -> int:
         "compiled engine), as another side; may be given more than once",
     )
     parser.add_argument(
+        "--split",
+        action="store_true",
+        help="also play every case with one hand, and report the start and each further hand apart",
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="for CI: one round, 300 MIT and 1000 ACPC hands, the base engine only",
@@ -611,6 +665,8 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as error:
             parser.error(str(error))
         cases = build_cases(args, work, env)
+        if args.split:
+            cases += one_hand_twins(args, work, env)
         if args.only:
             cases = [case for case in cases if any(word in case.name for word in args.only)]
         failed = measure(cases, args.rounds, warm_up=not args.cold)
@@ -632,32 +688,51 @@ def kit_sides(args: argparse.Namespace, work: Path, env: dict[str, str]) -> list
     return sides
 
 
-def build_cases(args: argparse.Namespace, work: Path, env: dict[str, str]) -> list[Case]:
-    """Every case whose anchor is here; a sentence for each that is not."""
+#: What ``--split`` adds to a case's name for its one-hand twin.
+ONE_HAND = ", 1 hand"
+
+
+def one_hand_twins(args: argparse.Namespace, work: Path, env: dict[str, str]) -> list[Case]:
+    """Every case of :func:`build_cases` again, played with one hand (``--split``): each named
+    as its case with :data:`ONE_HAND` after it, in a folder of its own."""
+    single = argparse.Namespace(**{**vars(args), "hands": 1, "acpc_hands": 1})
+    folder = work / "one-hand"
+    folder.mkdir()
+    twins = build_cases(single, folder, env, say=lambda _: None)  # (the skips are said once)
+    for twin in twins:
+        twin.name += ONE_HAND
+    return twins
+
+
+def build_cases(
+    args: argparse.Namespace,
+    work: Path,
+    env: dict[str, str],
+    say: Callable[[str], None] = print,
+) -> list[Case]:
+    """Every case whose anchor is here; a sentence for each that is not (to ``say``)."""
     cases: list[Case] = []
     mirrors = args.mirrors or os.environ.get("POKERBOTS_MIT_MIRRORS") or ROOT.parent / ".mirror"
     engines = args.engines if args.engines else find_engines(Path(mirrors))
     where = "--engines YEAR=PATH or --mirrors DIR (or $POKERBOTS_MIT_MIRRORS)"
     if "base" not in engines:
-        print(f"skip kit skeleton and MIT skeleton base: no MIT base engine; set {where}.")
+        say(f"skip kit skeleton and MIT skeleton base: no MIT base engine; set {where}.")
     for year in ["base", *(y for y in YEARS if y != "base"), "2021"]:
         if year not in engines:
             if year != "base":
-                print(f"skip MIT skeleton {year}: no {year} engine; set {where}.")
+                say(f"skip MIT skeleton {year}: no {year} engine; set {where}.")
             continue
         if year == "2021":
-            print("skip MIT skeleton 2021: the kit declares no 2021 game to play it in.")
+            say("skip MIT skeleton 2021: the kit declares no 2021 game to play it in.")
             continue
         missing = [
             name for name in NEEDS.get(year, ("eval7",)) if importlib.util.find_spec(name) is None
         ]
         if missing:
-            print(
-                f"skip MIT skeleton {year}: its engine needs {', '.join(missing)}; pip install it."
-            )
+            say(f"skip MIT skeleton {year}: its engine needs {', '.join(missing)}; pip install it.")
             continue
         if args.quick and year != "base":
-            print(f"skip MIT skeleton {year}: --quick runs the base engine only.")
+            say(f"skip MIT skeleton {year}: --quick runs the base engine only.")
             continue
         copies = work / f"mit-{year}"
         engine = extract(engines[year], copies / "skeleton")
@@ -693,7 +768,7 @@ def build_cases(args: argparse.Namespace, work: Path, env: dict[str, str]) -> li
     dealer = args.dealer or os.environ.get("POKERBOTS_ACPC_DEALER") or ROOT.parent / "acpc"
     build = Path(dealer).resolve()
     if not ((build / "dealer").is_file() and (build / "example_player").is_file()):
-        print(
+        say(
             "skip acpc-2pl, acpc-2pn, acpc-3pl: no built ACPC dealer and example_player; set "
             "--dealer DIR or $POKERBOTS_ACPC_DEALER (bash ../shared/tools/build-acpc-dealer.sh "
             "builds them)."

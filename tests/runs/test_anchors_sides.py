@@ -142,3 +142,75 @@ def test_every_case_the_benchmark_builds_is_judged_against_its_goal(tmp_path: Pa
         "acpc-2pn": "≥ 1.0x",
         "acpc-3pl": "≥ 1.0x",
     }
+
+
+def test_split_reports_the_start_and_each_further_hand_apart(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--split``: a case's one-hand twin gives the start; the whole command less that start,
+    over the hands after the first, gives a hand; for the kit and for every side."""
+    anchors = _anchors()
+    # (start, each further hand) in seconds, by who plays and how many hands
+    shapes = {"anchor": (0.15, 0.0006), "kit": (0.18, 0.00035), "fast": (0.12, 0.0003)}
+
+    def wall(label: str, hands: int) -> float:
+        start, hand = shapes[label]
+        return start + hand * (hands - 1)
+
+    def make(hands: int) -> tuple[Any, Any]:
+        def anchor(seed: int) -> object:
+            return anchors.Run(wall("anchor", hands), 0.1, 0.1, 0.5, 0.5)
+
+        def kit(seed: int, side: Any) -> object:  # side: the benchmark's KitSide, or None
+            return anchors.Run(
+                wall("kit" if side is None else side.label, hands), 0.1, 0.1, 0.5, 0.5
+            )
+
+        return anchor, kit
+
+    fast = anchors.KitSide("fast", ("pokerbots",))
+    case = anchors.Case("kit skeleton", 1001, "MIT base engine", *make(1001), (fast,))
+    twin = anchors.Case("kit skeleton" + anchors.ONE_HAND, 1, "MIT base engine", *make(1), (fast,))
+    lonely = anchors.Case("acpc-2pn", 3000, "ACPC dealer", *make(3000), ())  # no twin: no row
+    assert anchors.measure([case, twin, lonely], rounds=1) is False
+    anchors.report([case, twin, lonely])
+    table = capsys.readouterr().out
+    assert "| case | kit | start s: anchor | kit | anchor/kit |" in table
+    assert "| kit skeleton | kit | 0.150 | 0.180 | 0.83 | 600 | 350 | 1.71 |" in table
+    assert "| kit skeleton | fast | 0.150 | 0.120 | 1.25 | 600 | 300 | 2.00 |" in table
+    assert "| acpc-2pn | kit |" not in table
+    # the twin is also a row of the first table, shown and not judged
+    assert "| kit skeleton, 1 hand | 1 | MIT base engine |" in table
+
+
+def test_split_builds_a_one_hand_twin_of_every_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    anchors = _anchors()
+    engine = tmp_path / "engines" / "base"
+    (engine / "python_skeleton").mkdir(parents=True)
+    (engine / "engine.py").write_text("", encoding="utf-8")
+    (engine / "config.py").write_text("", encoding="utf-8")
+    args = argparse.Namespace(
+        mirrors=None,
+        engines={"base": engine},
+        dealer=tmp_path / "no-dealer",
+        quick=False,
+        hands=10,
+        acpc_hands=30,
+        sides=(),
+    )
+    work = tmp_path / "work"
+    work.mkdir()
+    cases = anchors.build_cases(args, work, dict(os.environ))
+    said = capsys.readouterr().out
+    twins = anchors.one_hand_twins(args, work, dict(os.environ))
+    assert capsys.readouterr().out == ""  # the skips were said once, by build_cases
+    assert "skip acpc-2pl, acpc-2pn, acpc-3pl" in said
+    assert [(c.name, c.hands) for c in cases] == [("kit skeleton", 10), ("MIT skeleton base", 10)]
+    assert [(t.name, t.hands) for t in twins] == [
+        ("kit skeleton, 1 hand", 1),
+        ("MIT skeleton base, 1 hand", 1),
+    ]
+    config = (work / "one-hand" / "mit-base" / "kit" / "config.py").read_text(encoding="utf-8")
+    assert "NUM_ROUNDS = 1\n" in config
